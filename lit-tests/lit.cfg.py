@@ -1,0 +1,43 @@
+# lit configuration of the msledger suites.
+#
+# Substitutions:
+#   %acl_cc / %acl_cxx  compile and link a C / C++ test program against the
+#                       simulated CANN device (warnings are errors)
+#   %simcann            the simulated toolkit (what ASCEND_HOME_PATH would be)
+#   %npu-smi            the simulated npu-smi
+#   %examples           utils/examples in the source tree
+#   %cmake              the CMake that configured this build
+# FileCheck, not, count and split-file come from llvm-19-tools.
+import os
+
+import lit.formats
+
+config.name = "msledger"
+config.test_format = lit.formats.ShTest(execute_external=True)
+config.suffixes = [".c", ".cpp", ".test"]
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.msledger_obj_root, "lit-tests")
+
+simcann = config.msledger_simcann_dir
+link = "-L{0}/lib64 -Wl,-rpath,{0}/lib64 -Wl,--no-as-needed -lascendcl -lascend_hal -lpthread".format(simcann)
+include = "-I{0}/include".format(simcann)
+config.substitutions.append(
+    ("%acl_cc", "{} -std=c11 -g -Wall -Wextra -Werror {} {}".format(config.c_compiler, include, link)))
+config.substitutions.append(
+    ("%acl_cxx", "{} -std=c++17 -g -Wall -Wextra -Werror {} {}".format(config.cxx_compiler, include, link)))
+config.substitutions.append(("%simcann", simcann))
+config.substitutions.append(("%npu-smi", os.path.join(config.msledger_bin_dir, "npu-smi")))
+config.substitutions.append(("%examples", os.path.join(config.msledger_src_root, "utils", "examples")))
+config.substitutions.append(("%cmake", config.cmake_command))
+
+config.environment["PATH"] = os.pathsep.join(
+    [config.llvm_tools_dir, config.msledger_bin_dir, config.environment.get("PATH", os.environ.get("PATH", ""))])
+# Test processes publish their device use in the build tree, not in /dev/shm;
+# tests that read it with npu-smi use a directory of their own.
+config.environment["MSSIM_RUN_DIR"] = os.path.join(config.test_exec_root, "mssim-run")
+for variable in ("MSSIM_DEVICE_COUNT", "MSSIM_DEVICE_MEMORY", "ASCEND_HOME_PATH", "MSLEDGER_OPTIONS"):
+    config.environment.pop(variable, None)
+
+if config.msledger_cann_simulated:
+    config.available_features.add("simulated-cann")

@@ -1,0 +1,175 @@
+//===- acl_dvpp_api.cpp - DVPP memory, descriptors and channels
+//------------===//
+#include "acl/ops/acl_dvpp.h"
+#include "runtime.h"
+
+using namespace mssim;
+
+struct acldvppPicDesc {
+  void *data = nullptr;
+  uint32_t size = 0;
+  acldvppPixelFormat format = PIXEL_FORMAT_YUV_SEMIPLANAR_420;
+  uint32_t width = 0;
+  uint32_t height = 0;
+};
+
+struct acldvppRoiConfig {
+  uint32_t left, right, top, bottom;
+};
+
+struct acldvppResizeConfig {
+  uint32_t interpolation = 0;
+};
+
+struct acldvppChannelDesc {
+  void *channelMemory = nullptr; // set while the channel exists
+  int32_t device = -1;
+};
+
+namespace {
+
+/// Sets one field of a live picture description.
+template <typename Field>
+aclError setPicField(const char *api, acldvppPicDesc *desc,
+                     Field acldvppPicDesc::*field, Field value) {
+  if (!Runtime::instance().isLive(desc, HandleKind::PicDesc))
+    return fail(ACL_ERROR_INVALID_PARAM, api, "unknown picture description");
+  desc->*field = value;
+  return ACL_SUCCESS;
+}
+
+} // namespace
+
+extern "C" {
+
+ACL_FUNC_VISIBILITY acldvppPicDesc *acldvppCreatePicDesc(void) {
+  return trackHandle(new acldvppPicDesc, HandleKind::PicDesc);
+}
+
+ACL_FUNC_VISIBILITY aclError acldvppDestroyPicDesc(acldvppPicDesc *picDesc) {
+  return destroyHandle("acldvppDestroyPicDesc", picDesc, HandleKind::PicDesc);
+}
+
+ACL_FUNC_VISIBILITY aclError acldvppSetPicDescData(acldvppPicDesc *picDesc,
+                                                   void *dataDev) {
+  return setPicField("acldvppSetPicDescData", picDesc, &acldvppPicDesc::data,
+                     dataDev);
+}
+
+ACL_FUNC_VISIBILITY aclError acldvppSetPicDescSize(acldvppPicDesc *picDesc,
+                                                   uint32_t size) {
+  return setPicField("acldvppSetPicDescSize", picDesc, &acldvppPicDesc::size,
+                     size);
+}
+
+ACL_FUNC_VISIBILITY aclError
+acldvppSetPicDescFormat(acldvppPicDesc *picDesc, acldvppPixelFormat format) {
+  return setPicField("acldvppSetPicDescFormat", picDesc,
+                     &acldvppPicDesc::format, format);
+}
+
+ACL_FUNC_VISIBILITY aclError acldvppSetPicDescWidth(acldvppPicDesc *picDesc,
+                                                    uint32_t width) {
+  return setPicField("acldvppSetPicDescWidth", picDesc, &acldvppPicDesc::width,
+                     width);
+}
+
+ACL_FUNC_VISIBILITY aclError acldvppSetPicDescHeight(acldvppPicDesc *picDesc,
+                                                     uint32_t height) {
+  return setPicField("acldvppSetPicDescHeight", picDesc,
+                     &acldvppPicDesc::height, height);
+}
+
+ACL_FUNC_VISIBILITY void *acldvppGetPicDescData(const acldvppPicDesc *picDesc) {
+  return Runtime::instance().isLive(picDesc, HandleKind::PicDesc)
+             ? picDesc->data
+             : nullptr;
+}
+
+ACL_FUNC_VISIBILITY uint32_t
+acldvppGetPicDescSize(const acldvppPicDesc *picDesc) {
+  return Runtime::instance().isLive(picDesc, HandleKind::PicDesc)
+             ? picDesc->size
+             : 0;
+}
+
+ACL_FUNC_VISIBILITY acldvppRoiConfig *acldvppCreateRoiConfig(uint32_t left,
+                                                             uint32_t right,
+                                                             uint32_t top,
+                                                             uint32_t bottom) {
+  if (left > right || top > bottom) {
+    fail(ACL_ERROR_INVALID_PARAM, "acldvppCreateRoiConfig",
+         "left > right or top > bottom");
+    return nullptr;
+  }
+  return trackHandle(new acldvppRoiConfig{left, right, top, bottom},
+                     HandleKind::RoiConfig);
+}
+
+ACL_FUNC_VISIBILITY aclError
+acldvppDestroyRoiConfig(acldvppRoiConfig *roiConfig) {
+  return destroyHandle("acldvppDestroyRoiConfig", roiConfig,
+                       HandleKind::RoiConfig);
+}
+
+ACL_FUNC_VISIBILITY acldvppResizeConfig *acldvppCreateResizeConfig(void) {
+  return trackHandle(new acldvppResizeConfig, HandleKind::ResizeConfig);
+}
+
+ACL_FUNC_VISIBILITY aclError
+acldvppDestroyResizeConfig(acldvppResizeConfig *resizeConfig) {
+  return destroyHandle("acldvppDestroyResizeConfig", resizeConfig,
+                       HandleKind::ResizeConfig);
+}
+
+ACL_FUNC_VISIBILITY acldvppChannelDesc *acldvppCreateChannelDesc(void) {
+  return trackHandle(new acldvppChannelDesc, HandleKind::ChannelDesc);
+}
+
+ACL_FUNC_VISIBILITY aclError
+acldvppDestroyChannelDesc(acldvppChannelDesc *channelDesc) {
+  // Destroying the description of a live channel leaves the channel (and its
+  // device memory) behind, as on the real stack: that is a leak to report.
+  return destroyHandle("acldvppDestroyChannelDesc", channelDesc,
+                       HandleKind::ChannelDesc);
+}
+
+ACL_FUNC_VISIBILITY aclError
+acldvppCreateChannel(acldvppChannelDesc *channelDesc) {
+  Runtime &rt = Runtime::instance();
+  if (!rt.isLive(channelDesc, HandleKind::ChannelDesc))
+    return fail(ACL_ERROR_INVALID_PARAM, "acldvppCreateChannel",
+                "unknown channel description");
+  if (channelDesc->channelMemory)
+    return fail(ACL_ERROR_INVALID_PARAM, "acldvppCreateChannel",
+                "the channel already exists");
+  int32_t device = currentDevice();
+  if (device < 0)
+    return fail(ACL_ERROR_RT_CONTEXT_NULL, "acldvppCreateChannel",
+                "no device is set on this thread");
+  void *memory = nullptr;
+  drvError_t error = halMemAlloc(&memory, kDvppChannelBytes,
+                                 driverFlag(device, MEM_DVPP, DVPP_MODULE_ID));
+  if (error != DRV_ERROR_NONE)
+    return fail(fromDriver(error), "acldvppCreateChannel",
+                "cannot allocate the channel's device memory");
+  channelDesc->channelMemory = memory;
+  channelDesc->device = device;
+  return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError
+acldvppDestroyChannel(acldvppChannelDesc *channelDesc) {
+  Runtime &rt = Runtime::instance();
+  if (!rt.isLive(channelDesc, HandleKind::ChannelDesc))
+    return fail(ACL_ERROR_INVALID_PARAM, "acldvppDestroyChannel",
+                "unknown channel description");
+  if (!channelDesc->channelMemory)
+    return fail(ACL_ERROR_INVALID_PARAM, "acldvppDestroyChannel",
+                "the channel does not exist or was destroyed");
+  halMemFree(channelDesc->channelMemory);
+  channelDesc->channelMemory = nullptr;
+  return ACL_SUCCESS;
+}
+
+} // extern "C"

@@ -1,0 +1,529 @@
+//===- acl_objects_api.cpp - Data buffers, tensors, datasets, models, ops
+//--===//
+#include "runtime.h"
+
+#include <cstdarg>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <vector>
+
+using namespace mssim;
+
+struct aclDataBuffer {
+  void *data;
+  size_t size;
+};
+
+struct aclTensorDesc {
+  aclDataType type;
+  aclFormat format;
+  std::vector<int64_t> dims;
+};
+
+struct aclmdlDataset {
+  std::vector<aclDataBuffer *> buffers;
+};
+
+struct aclmdlDesc {
+  uint32_t modelId = 0;
+};
+
+struct aclopAttr {
+  std::map<std::string, double> values;
+};
+
+namespace {
+
+size_t elementCount(const aclTensorDesc &desc) {
+  size_t count = 1;
+  for (int64_t dim : desc.dims)
+    count *= dim < 0 ? 0 : static_cast<size_t>(dim);
+  return count;
+}
+
+template <typename T>
+void elementwise(const std::string &op, const T *a, const T *b, T *out,
+                 size_t n) {
+  for (size_t i = 0; i < n; ++i)
+    out[i] = op == "Add"   ? a[i] + b[i]
+             : op == "Sub" ? a[i] - b[i]
+                           : a[i] * b[i];
+}
+
+/// Loads a model from bytes: weights go to the device, plus a workspace,
+/// unless the caller supplies both.
+aclError loadModel(const char *api, uint64_t weightSize, uint32_t *modelId,
+                   bool userMemory) {
+  if (!modelId)
+    return fail(ACL_ERROR_INVALID_PARAM, api, "modelId is null");
+  if (weightSize == 0)
+    return fail(ACL_ERROR_MODEL_SIZE_INVALID, api, "the model is empty");
+  Runtime &rt = Runtime::instance();
+  std::lock_guard<std::mutex> lock(rt.Mutex);
+  ContextObject *context = rt.current();
+  if (!context)
+    return fail(ACL_ERROR_RT_CONTEXT_NULL, api,
+                "no device is set on this thread");
+  ModelObject model;
+  model.device = context->device;
+  model.weightSize = weightSize;
+  if (!userMemory) {
+    for (uint64_t bytes :
+         {paddedDeviceSize(weightSize), kModelWorkspaceBytes}) {
+      void *memory = nullptr;
+      drvError_t error = halMemAlloc(
+          &memory, bytes, driverFlag(context->device, MEM_DEV, GE_MODULE_ID));
+      if (error != DRV_ERROR_NONE) {
+        for (void *allocated : model.deviceMemory)
+          halMemFree(allocated);
+        return fail(fromDriver(error), api,
+                    "cannot allocate device memory for the model");
+      }
+      model.deviceMemory.push_back(memory);
+    }
+  }
+  uint32_t id = rt.NextModelId++;
+  rt.Models.emplace(id, std::move(model));
+  *modelId = id;
+  return ACL_SUCCESS;
+}
+
+bool fileSize(const char *path, uint64_t *size) {
+  std::ifstream file(path, std::ios::binary | std::ios::ate);
+  if (!file)
+    return false;
+  *size = static_cast<uint64_t>(file.tellg());
+  return true;
+}
+
+aclError executeOp(const char *api, const char *opType, int numInputs,
+                   const aclTensorDesc *const inputDesc[],
+                   const aclDataBuffer *const inputs[], int numOutputs,
+                   const aclTensorDesc *const outputDesc[],
+                   aclDataBuffer *const outputs[], aclrtStream stream) {
+  if (!opType)
+    return fail(ACL_ERROR_INVALID_PARAM, api, "opType is null");
+  std::string op = opType;
+  if (op != "Add" && op != "Sub" && op != "Mul")
+    return fail(ACL_ERROR_OP_NOT_FOUND, api,
+                "operator " + op + " is not available on the simulated device");
+  if (numInputs != 2 || numOutputs != 1 || !inputDesc || !inputs ||
+      !outputDesc || !outputs)
+    return fail(ACL_ERROR_OP_INPUT_NOT_MATCH, api,
+                op + " takes two inputs and one output");
+  Runtime &rt = Runtime::instance();
+  const aclTensorDesc *descs[3] = {inputDesc[0], inputDesc[1], outputDesc[0]};
+  const aclDataBuffer *buffers[3] = {inputs[0], inputs[1], outputs[0]};
+  for (int i = 0; i < 3; ++i)
+    if (!rt.isLive(descs[i], HandleKind::TensorDesc) ||
+        !rt.isLive(buffers[i], HandleKind::DataBuffer))
+      return fail(ACL_ERROR_INVALID_PARAM, api,
+                  "a tensor description or data buffer is not live");
+  aclDataType type = descs[0]->type;
+  size_t count = elementCount(*descs[0]);
+  for (int i = 1; i < 3; ++i)
+    if (descs[i]->type != type || elementCount(*descs[i]) != count)
+      return fail(ACL_ERROR_OP_INPUT_NOT_MATCH, api,
+                  op + " needs tensors of one type and shape");
+  if (type != ACL_FLOAT && type != ACL_INT32 && type != ACL_INT64)
+    return fail(ACL_ERROR_UNSUPPORTED_DATA_TYPE, api,
+                "data type " + std::to_string(type) + " is not supported");
+  size_t bytes = count * aclDataTypeSize(type);
+  for (const aclDataBuffer *buffer : buffers) {
+    DVattribute attr;
+    drvMemGetAttribute(reinterpret_cast<DVdeviceptr>(buffer->data), &attr);
+    if (attr.memType != DV_MEM_LOCK_DEV && attr.memType != DV_MEM_SVM_DEVICE)
+      return fail(ACL_ERROR_INVALID_PARAM, api,
+                  "operator data must be in device memory");
+    if (buffer->size < bytes)
+      return fail(ACL_ERROR_INVALID_PARAM, api,
+                  "a data buffer is smaller than its tensor");
+  }
+  aclError status = ACL_SUCCESS;
+  Stream *queue = queueFor(api, stream, &status);
+  if (!queue)
+    return status;
+  void *a = buffers[0]->data, *b = buffers[1]->data, *out = buffers[2]->data;
+  // The "kernel": reads its operands through the driver, as a DMA would.
+  queue->enqueue([=] {
+    std::vector<uint8_t> x(bytes), y(bytes), z(bytes);
+    if (drvMemcpy(reinterpret_cast<DVdeviceptr>(x.data()), bytes,
+                  reinterpret_cast<DVdeviceptr>(a), bytes) ||
+        drvMemcpy(reinterpret_cast<DVdeviceptr>(y.data()), bytes,
+                  reinterpret_cast<DVdeviceptr>(b), bytes))
+      return ACL_ERROR_RT_PARAM_INVALID;
+    if (type == ACL_FLOAT)
+      elementwise(op, reinterpret_cast<float *>(x.data()),
+                  reinterpret_cast<float *>(y.data()),
+                  reinterpret_cast<float *>(z.data()), count);
+    else if (type == ACL_INT32)
+      elementwise(op, reinterpret_cast<int32_t *>(x.data()),
+                  reinterpret_cast<int32_t *>(y.data()),
+                  reinterpret_cast<int32_t *>(z.data()), count);
+    else
+      elementwise(op, reinterpret_cast<int64_t *>(x.data()),
+                  reinterpret_cast<int64_t *>(y.data()),
+                  reinterpret_cast<int64_t *>(z.data()), count);
+    if (drvMemcpy(reinterpret_cast<DVdeviceptr>(out), bytes,
+                  reinterpret_cast<DVdeviceptr>(z.data()), bytes))
+      return ACL_ERROR_RT_PARAM_INVALID;
+    return ACL_SUCCESS;
+  });
+  return ACL_SUCCESS;
+}
+
+} // namespace
+
+extern "C" {
+
+ACL_FUNC_VISIBILITY aclDataBuffer *aclCreateDataBuffer(void *data,
+                                                       size_t size) {
+  if (!data && size != 0) {
+    fail(ACL_ERROR_INVALID_PARAM, "aclCreateDataBuffer",
+         "data is null but size is not 0");
+    return nullptr;
+  }
+  return trackHandle(new aclDataBuffer{data, size}, HandleKind::DataBuffer);
+}
+
+ACL_FUNC_VISIBILITY aclError
+aclDestroyDataBuffer(const aclDataBuffer *dataBuffer) {
+  return destroyHandle("aclDestroyDataBuffer", dataBuffer,
+                       HandleKind::DataBuffer);
+}
+
+ACL_FUNC_VISIBILITY aclError aclUpdateDataBuffer(aclDataBuffer *dataBuffer,
+                                                 void *data, size_t size) {
+  if (!Runtime::instance().isLive(dataBuffer, HandleKind::DataBuffer))
+    return fail(ACL_ERROR_INVALID_PARAM, "aclUpdateDataBuffer",
+                "unknown data buffer");
+  dataBuffer->data = data;
+  dataBuffer->size = size;
+  return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY void *
+aclGetDataBufferAddr(const aclDataBuffer *dataBuffer) {
+  return Runtime::instance().isLive(dataBuffer, HandleKind::DataBuffer)
+             ? dataBuffer->data
+             : nullptr;
+}
+
+ACL_FUNC_VISIBILITY size_t
+aclGetDataBufferSizeV2(const aclDataBuffer *dataBuffer) {
+  return Runtime::instance().isLive(dataBuffer, HandleKind::DataBuffer)
+             ? dataBuffer->size
+             : 0;
+}
+
+ACL_FUNC_VISIBILITY uint32_t
+aclGetDataBufferSize(const aclDataBuffer *dataBuffer) {
+  return static_cast<uint32_t>(aclGetDataBufferSizeV2(dataBuffer));
+}
+
+ACL_FUNC_VISIBILITY size_t aclDataTypeSize(aclDataType dataType) {
+  switch (dataType) {
+  case ACL_INT8:
+  case ACL_UINT8:
+  case ACL_BOOL:
+    return 1;
+  case ACL_FLOAT16:
+  case ACL_BF16:
+  case ACL_INT16:
+  case ACL_UINT16:
+    return 2;
+  case ACL_FLOAT:
+  case ACL_INT32:
+  case ACL_UINT32:
+    return 4;
+  case ACL_INT64:
+  case ACL_UINT64:
+  case ACL_DOUBLE:
+  case ACL_COMPLEX64:
+    return 8;
+  case ACL_COMPLEX128:
+    return 16;
+  default:
+    return 0;
+  }
+}
+
+ACL_FUNC_VISIBILITY aclTensorDesc *aclCreateTensorDesc(aclDataType dataType,
+                                                       int numDims,
+                                                       const int64_t *dims,
+                                                       aclFormat format) {
+  if (numDims < 0 || (numDims > 0 && !dims)) {
+    fail(ACL_ERROR_INVALID_PARAM, "aclCreateTensorDesc",
+         "dims is null or numDims is negative");
+    return nullptr;
+  }
+  return trackHandle(
+      new aclTensorDesc{dataType, format,
+                        std::vector<int64_t>(dims, dims + numDims)},
+      HandleKind::TensorDesc);
+}
+
+ACL_FUNC_VISIBILITY void aclDestroyTensorDesc(const aclTensorDesc *desc) {
+  // No status to return: an unknown or destroyed description is ignored.
+  if (Runtime::instance().removeHandle(desc, HandleKind::TensorDesc))
+    delete desc;
+  else if (desc)
+    fail(ACL_ERROR_INVALID_PARAM, "aclDestroyTensorDesc",
+         hexAddress(desc) + " is not a live tensor description");
+}
+
+ACL_FUNC_VISIBILITY aclDataType
+aclGetTensorDescType(const aclTensorDesc *desc) {
+  return Runtime::instance().isLive(desc, HandleKind::TensorDesc)
+             ? desc->type
+             : ACL_DT_UNDEFINED;
+}
+
+ACL_FUNC_VISIBILITY aclFormat
+aclGetTensorDescFormat(const aclTensorDesc *desc) {
+  return Runtime::instance().isLive(desc, HandleKind::TensorDesc)
+             ? desc->format
+             : ACL_FORMAT_UNDEFINED;
+}
+
+ACL_FUNC_VISIBILITY size_t
+aclGetTensorDescElementCount(const aclTensorDesc *desc) {
+  return Runtime::instance().isLive(desc, HandleKind::TensorDesc)
+             ? elementCount(*desc)
+             : 0;
+}
+
+ACL_FUNC_VISIBILITY size_t aclGetTensorDescSize(const aclTensorDesc *desc) {
+  return Runtime::instance().isLive(desc, HandleKind::TensorDesc)
+             ? elementCount(*desc) * aclDataTypeSize(desc->type)
+             : 0;
+}
+
+ACL_FUNC_VISIBILITY size_t aclGetTensorDescNumDims(const aclTensorDesc *desc) {
+  return Runtime::instance().isLive(desc, HandleKind::TensorDesc)
+             ? desc->dims.size()
+             : 0;
+}
+
+ACL_FUNC_VISIBILITY aclError aclGetTensorDescDimV2(const aclTensorDesc *desc,
+                                                   size_t index,
+                                                   int64_t *dimSize) {
+  if (!dimSize || !Runtime::instance().isLive(desc, HandleKind::TensorDesc) ||
+      index >= desc->dims.size())
+    return fail(ACL_ERROR_INVALID_PARAM, "aclGetTensorDescDimV2",
+                "unknown description or index out of range");
+  *dimSize = desc->dims[index];
+  return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY void aclAppLog(aclLogLevel logLevel, const char *func,
+                                   const char *file, uint32_t line,
+                                   const char *fmt, ...) {
+  static const char *const names[] = {"DEBUG", "INFO", "WARNING", "ERROR"};
+  const char *level =
+      logLevel >= ACL_DEBUG && logLevel <= ACL_ERROR ? names[logLevel] : "LOG";
+  fprintf(stderr, "[%s] %s:%u %s: ", level, file ? file : "?", line,
+          func ? func : "?");
+  va_list args;
+  va_start(args, fmt);
+  vfprintf(stderr, fmt, args);
+  va_end(args);
+  fputc('\n', stderr);
+}
+
+ACL_FUNC_VISIBILITY aclmdlDataset *aclmdlCreateDataset(void) {
+  return trackHandle(new aclmdlDataset, HandleKind::Dataset);
+}
+
+ACL_FUNC_VISIBILITY aclError
+aclmdlDestroyDataset(const aclmdlDataset *dataset) {
+  // The buffers belong to the application, as in the real API.
+  return destroyHandle("aclmdlDestroyDataset", dataset, HandleKind::Dataset);
+}
+
+ACL_FUNC_VISIBILITY aclError aclmdlAddDatasetBuffer(aclmdlDataset *dataset,
+                                                    aclDataBuffer *dataBuffer) {
+  Runtime &rt = Runtime::instance();
+  if (!rt.isLive(dataset, HandleKind::Dataset) ||
+      !rt.isLive(dataBuffer, HandleKind::DataBuffer))
+    return fail(ACL_ERROR_INVALID_PARAM, "aclmdlAddDatasetBuffer",
+                "unknown dataset or data buffer");
+  dataset->buffers.push_back(dataBuffer);
+  return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY size_t
+aclmdlGetDatasetNumBuffers(const aclmdlDataset *dataset) {
+  return Runtime::instance().isLive(dataset, HandleKind::Dataset)
+             ? dataset->buffers.size()
+             : 0;
+}
+
+ACL_FUNC_VISIBILITY aclDataBuffer *
+aclmdlGetDatasetBuffer(const aclmdlDataset *dataset, size_t index) {
+  if (!Runtime::instance().isLive(dataset, HandleKind::Dataset) ||
+      index >= dataset->buffers.size())
+    return nullptr;
+  return dataset->buffers[index];
+}
+
+ACL_FUNC_VISIBILITY aclmdlDesc *aclmdlCreateDesc(void) {
+  return trackHandle(new aclmdlDesc, HandleKind::ModelDesc);
+}
+
+ACL_FUNC_VISIBILITY aclError aclmdlDestroyDesc(aclmdlDesc *modelDesc) {
+  return destroyHandle("aclmdlDestroyDesc", modelDesc, HandleKind::ModelDesc);
+}
+
+ACL_FUNC_VISIBILITY aclError aclmdlGetDesc(aclmdlDesc *modelDesc,
+                                           uint32_t modelId) {
+  Runtime &rt = Runtime::instance();
+  if (!rt.isLive(modelDesc, HandleKind::ModelDesc))
+    return fail(ACL_ERROR_INVALID_PARAM, "aclmdlGetDesc",
+                "unknown model description");
+  std::lock_guard<std::mutex> lock(rt.Mutex);
+  if (!rt.Models.count(modelId))
+    return fail(ACL_ERROR_INVALID_MODEL_ID, "aclmdlGetDesc",
+                "model " + std::to_string(modelId) + " is not loaded");
+  modelDesc->modelId = modelId;
+  return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY size_t aclmdlGetNumInputs(aclmdlDesc *modelDesc) {
+  (void)modelDesc; // simulated models have no inputs or outputs
+  return 0;
+}
+
+ACL_FUNC_VISIBILITY size_t aclmdlGetNumOutputs(aclmdlDesc *modelDesc) {
+  (void)modelDesc;
+  return 0;
+}
+
+ACL_FUNC_VISIBILITY aclError aclmdlQuerySize(const char *fileName,
+                                             size_t *workSize,
+                                             size_t *weightSize) {
+  uint64_t size = 0;
+  if (!fileName || !workSize || !weightSize)
+    return fail(ACL_ERROR_INVALID_PARAM, "aclmdlQuerySize", "null argument");
+  if (!fileSize(fileName, &size))
+    return fail(ACL_ERROR_READ_MODEL_FAILURE, "aclmdlQuerySize",
+                std::string("cannot read ") + fileName);
+  *workSize = kModelWorkspaceBytes;
+  *weightSize = size;
+  return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclmdlLoadFromFile(const char *modelPath,
+                                                uint32_t *modelId) {
+  uint64_t size = 0;
+  if (!modelPath || !fileSize(modelPath, &size))
+    return fail(ACL_ERROR_READ_MODEL_FAILURE, "aclmdlLoadFromFile",
+                std::string("cannot read ") +
+                    (modelPath ? modelPath : "(null)"));
+  return loadModel("aclmdlLoadFromFile", size, modelId, false);
+}
+
+ACL_FUNC_VISIBILITY aclError aclmdlLoadFromMem(const void *model,
+                                               size_t modelSize,
+                                               uint32_t *modelId) {
+  if (!model)
+    return fail(ACL_ERROR_INVALID_PARAM, "aclmdlLoadFromMem", "model is null");
+  return loadModel("aclmdlLoadFromMem", modelSize, modelId, false);
+}
+
+ACL_FUNC_VISIBILITY aclError aclmdlLoadFromFileWithMem(
+    const char *modelPath, uint32_t *modelId, void *workPtr, size_t workSize,
+    void *weightPtr, size_t weightSize) {
+  uint64_t size = 0;
+  if (!modelPath || !fileSize(modelPath, &size))
+    return fail(ACL_ERROR_READ_MODEL_FAILURE, "aclmdlLoadFromFileWithMem",
+                std::string("cannot read ") +
+                    (modelPath ? modelPath : "(null)"));
+  if (!workPtr || !weightPtr || workSize < kModelWorkspaceBytes ||
+      weightSize < size)
+    return fail(ACL_ERROR_INVALID_PARAM, "aclmdlLoadFromFileWithMem",
+                "work or weight memory missing or smaller than aclmdlQuerySize "
+                "reports");
+  return loadModel("aclmdlLoadFromFileWithMem", size, modelId, true);
+}
+
+ACL_FUNC_VISIBILITY aclError aclmdlUnload(uint32_t modelId) {
+  Runtime &rt = Runtime::instance();
+  std::lock_guard<std::mutex> lock(rt.Mutex);
+  auto it = rt.Models.find(modelId);
+  if (it == rt.Models.end())
+    return fail(ACL_ERROR_INVALID_MODEL_ID, "aclmdlUnload",
+                "model " + std::to_string(modelId) +
+                    " is not loaded (or was already unloaded)");
+  for (void *memory : it->second.deviceMemory)
+    halMemFree(memory);
+  rt.Models.erase(it);
+  return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclopAttr *aclopCreateAttr(void) {
+  return trackHandle(new aclopAttr, HandleKind::OpAttr);
+}
+
+ACL_FUNC_VISIBILITY void aclopDestroyAttr(const aclopAttr *attr) {
+  if (Runtime::instance().removeHandle(attr, HandleKind::OpAttr))
+    delete attr;
+  else if (attr)
+    fail(ACL_ERROR_INVALID_PARAM, "aclopDestroyAttr",
+         hexAddress(attr) + " is not a live operator attribute");
+}
+
+static aclError setAttr(const char *api, aclopAttr *attr, const char *name,
+                        double value) {
+  if (!name || !Runtime::instance().isLive(attr, HandleKind::OpAttr))
+    return fail(ACL_ERROR_INVALID_PARAM, api,
+                "unknown attribute set or null name");
+  attr->values[name] = value;
+  return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclopSetAttrBool(aclopAttr *attr,
+                                              const char *attrName,
+                                              uint8_t attrValue) {
+  return setAttr("aclopSetAttrBool", attr, attrName, attrValue);
+}
+
+ACL_FUNC_VISIBILITY aclError aclopSetAttrInt(aclopAttr *attr,
+                                             const char *attrName,
+                                             int64_t attrValue) {
+  return setAttr("aclopSetAttrInt", attr, attrName,
+                 static_cast<double>(attrValue));
+}
+
+ACL_FUNC_VISIBILITY aclError aclopSetAttrFloat(aclopAttr *attr,
+                                               const char *attrName,
+                                               float attrValue) {
+  return setAttr("aclopSetAttrFloat", attr, attrName, attrValue);
+}
+
+ACL_FUNC_VISIBILITY aclError aclopExecuteV2(
+    const char *opType, int numInputs, aclTensorDesc *inputDesc[],
+    aclDataBuffer *inputs[], int numOutputs, aclTensorDesc *outputDesc[],
+    aclDataBuffer *outputs[], aclopAttr *attr, aclrtStream stream) {
+  (void)attr;
+  return executeOp("aclopExecuteV2", opType, numInputs, inputDesc, inputs,
+                   numOutputs, outputDesc, outputs, stream);
+}
+
+ACL_FUNC_VISIBILITY aclError aclopCompileAndExecute(
+    const char *opType, int numInputs, const aclTensorDesc *const inputDesc[],
+    const aclDataBuffer *const inputs[], int numOutputs,
+    const aclTensorDesc *const outputDesc[], aclDataBuffer *const outputs[],
+    const aclopAttr *attr, aclopEngineType engineType,
+    aclopCompileType compileFlag, const char *opPath, aclrtStream stream) {
+  (void)attr;
+  (void)engineType;
+  (void)compileFlag;
+  (void)opPath;
+  return executeOp("aclopCompileAndExecute", opType, numInputs, inputDesc,
+                   inputs, numOutputs, outputDesc, outputs, stream);
+}
+
+} // extern "C"

@@ -1,0 +1,166 @@
+//===- runtime.h - State of the simulated AscendCL runtime ------*- C++ -*-===//
+//
+// Contract: the process-wide state behind libascendcl.so: initialisation,
+// per-device reference counts and the allocations the runtime makes for
+// itself, contexts, streams, events, models and the registry of live handles
+// that lets every API reject an unknown or already-destroyed handle with an
+// error code instead of touching freed memory.
+//
+// Layering: all device memory, the runtime's own included, comes from the
+// driver (driver/ascend_hal.h); nothing here allocates device memory itself.
+//
+// Locking: Runtime::Mutex guards every table. It is never held while waiting
+// for a stream, so a task may call the driver freely.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MSSIM_ACL_RUNTIME_H
+#define MSSIM_ACL_RUNTIME_H
+
+#include "acl/acl.h"
+#include "driver/ascend_hal.h"
+#include "stream.h"
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace mssim {
+
+/// Sizes of what the runtime allocates on the device for itself (documented
+/// in utils/simdevice/README.md; tests rely on them). Set-device takes
+/// 0x24000 bytes in all, so a program's first aclrtMalloc lands at
+/// 0x124080024000, the address of the report in DESIGN.md.
+constexpr uint64_t kDevicePoolBytes = 128ULL << 10; // at aclrtSetDevice
+constexpr uint64_t kStreamQueueBytes = 16ULL << 10; // per stream
+constexpr uint64_t kModelWorkspaceBytes = 256ULL << 10;
+constexpr uint64_t kDvppChannelBytes = 1ULL << 20;
+
+/// (size + 32 + 31) / 32 * 32: what aclrtMalloc asks of the driver.
+constexpr uint64_t paddedDeviceSize(uint64_t size) {
+  return (size + 32 + 31) / 32 * 32;
+}
+
+/// halMemAlloc flag for memory of `type` on `device` requested by `module`.
+constexpr unsigned long long driverFlag(int32_t device, unsigned long long type,
+                                        unsigned module) {
+  return static_cast<unsigned long long>(device) | type |
+         (static_cast<unsigned long long>(module) << MEM_MODULE_ID_BIT);
+}
+
+struct ContextObject;
+
+struct StreamObject {
+  std::unique_ptr<Stream> queue;
+  ContextObject *context = nullptr;
+  void *deviceMemory = nullptr;
+};
+
+struct ContextObject {
+  int32_t device = 0;
+  bool isDefault = false;
+  StreamObject *defaultStream = nullptr;
+};
+
+struct EventObject {
+  std::shared_ptr<Event> event;
+};
+
+struct ModelObject {
+  int32_t device = 0;
+  std::vector<void *> deviceMemory; // released by aclmdlUnload
+  uint64_t weightSize = 0;
+};
+
+/// Kinds of handles whose lifetime the runtime tracks.
+enum class HandleKind {
+  DataBuffer,
+  TensorDesc,
+  Dataset,
+  ModelDesc,
+  OpAttr,
+  PicDesc,
+  RoiConfig,
+  ResizeConfig,
+  ChannelDesc
+};
+
+class Runtime {
+public:
+  static Runtime &instance();
+
+  std::mutex Mutex;
+  bool Initialized = false;
+  int32_t DeviceRefs[8] = {};
+  std::vector<void *> DeviceInternals[8];
+  std::set<ContextObject *> Contexts;
+  std::set<StreamObject *> Streams;
+  std::set<EventObject *> Events;
+  std::map<uint32_t, ModelObject> Models;
+  uint32_t NextModelId = 1;
+  std::unordered_map<const void *, HandleKind> Handles;
+
+  /// Under Mutex: opens a reference on `device`; the first one allocates the
+  /// device pool and the default context with its stream.
+  aclError retainDevice(int32_t device, ContextObject **defaultContext);
+  /// Under Mutex: drops a reference; the last one releases everything the
+  /// device holds (contexts, streams, events stay valid only as handles
+  /// that now fail). Streams to destroy are moved to *doomed so that the
+  /// caller can wait for them after unlocking.
+  void releaseDevice(int32_t device, bool all,
+                     std::vector<std::unique_ptr<StreamObject>> *doomed);
+  /// Under Mutex: creates a stream in `context` (allocating its queue memory).
+  aclError createStream(ContextObject *context, StreamObject **stream);
+  /// Under Mutex: unregisters `stream`, releases its device memory.
+  std::unique_ptr<StreamObject> detachStream(StreamObject *stream);
+  /// Under Mutex: the current thread's context if it is still alive.
+  ContextObject *current();
+  /// Under Mutex: the stream `handle` names (null: the current context's
+  /// default stream), or null if there is no such live stream.
+  StreamObject *lookupStream(aclrtStream handle);
+  ContextObject *defaultContextOf(int32_t device);
+
+  bool isLive(const void *handle, HandleKind kind);
+  void addHandle(const void *handle, HandleKind kind);
+  bool removeHandle(const void *handle, HandleKind kind);
+
+  static thread_local ContextObject *CurrentContext;
+};
+
+/// Records the message aclGetRecentErrMsg returns and passes `code` through.
+aclError fail(aclError code, const char *api, const std::string &message);
+/// The ACL error for a driver error.
+aclError fromDriver(drvError_t error);
+std::string hexAddress(const void *address);
+/// Registers a newly created handle object and returns it.
+template <typename T> T *trackHandle(T *object, HandleKind kind) {
+  Runtime::instance().addHandle(object, kind);
+  return object;
+}
+
+/// Deletes a live handle object; an unknown or already destroyed one is
+/// reported as ACL_ERROR_INVALID_PARAM and left alone.
+template <typename T>
+aclError destroyHandle(const char *api, const T *object, HandleKind kind) {
+  if (!Runtime::instance().removeHandle(object, kind))
+    return fail(ACL_ERROR_INVALID_PARAM, api,
+                hexAddress(object) +
+                    " does not exist or was already destroyed");
+  delete object;
+  return ACL_SUCCESS;
+}
+
+/// Takes the runtime lock: the current thread's device, or -1.
+int32_t currentDevice();
+/// Takes the runtime lock: the queue of `stream` (null: the default stream),
+/// or null with the error recorded for `api` in *status.
+Stream *queueFor(const char *api, aclrtStream stream, aclError *status);
+/// Under no lock: synchronises and destroys streams released by the runtime.
+void destroyStreams(std::vector<std::unique_ptr<StreamObject>> &streams);
+
+} // namespace mssim
+
+#endif

@@ -1,0 +1,137 @@
+//===- driver.h - The simulated driver: device memory and address spaces -*- C++
+//-*-//
+//
+// Contract: one Driver per process (Driver::instance(), never destroyed, so
+// frees from static destructors after main still work). It owns, per device,
+//
+//   * a GM heap at kDeviceBase + id * kDeviceStride ("0x1240800xxxxx" for
+//     device 0). The host sees only an inaccessible (PROT_NONE) reservation
+//     there, so dereferencing a device pointer faults as on real hardware; the
+//     bytes live in a private shadow mapping that only the driver touches;
+//   * a virtual-address window (kVaWindowOffset above the heap) for address
+//     reservations and for host memory registered for device access.
+//
+// Host-pinned memory is ordinary host memory the driver records. Every
+// operation is thread-safe. Errors are the driver's own drvError_t codes; no
+// call ever crashes on a bad pointer or handle.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MSSIM_HAL_DRIVER_H
+#define MSSIM_HAL_DRIVER_H
+
+#include "driver/ascend_hal.h"
+#include "process_registry.h"
+#include "range_allocator.h"
+#include "sim_config.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+struct drv_mem_handle {
+  uint32_t device;
+  uint64_t heapOffset;
+  uint64_t size;
+  uint32_t mappings;
+};
+
+namespace mssim {
+
+constexpr uintptr_t kDeviceBase = 0x124080000000ULL;
+constexpr uintptr_t kDeviceStride = 1ULL << 40;
+constexpr uintptr_t kVaWindowOffset = 1ULL << 39;
+constexpr uint64_t kVaWindowSize = 256ULL << 30;
+constexpr uint64_t kHeapAlignment = 512;
+
+enum class BlockKind : uint8_t { Device, Dvpp, Physical };
+
+class Driver {
+public:
+  static Driver &instance();
+  /// The driver if this process has used it, else null.
+  static Driver *existing();
+
+  drvError_t deviceCount(uint32_t *count) const;
+  drvError_t memAlloc(void **pp, uint64_t size, uint64_t flag);
+  drvError_t memFree(void *p);
+  drvError_t memGetInfo(int32_t device, unsigned type, MemInfo *info);
+  drvError_t addressReserve(void **ptr, size_t size, size_t alignment,
+                            void *hint, uint64_t flag);
+  drvError_t addressFree(void *ptr);
+  drvError_t memCreate(drv_mem_handle_t **handle, size_t size,
+                       const drv_mem_prop *prop, uint64_t flag);
+  drvError_t memRelease(drv_mem_handle_t *handle);
+  drvError_t memMap(void *ptr, size_t size, size_t offset,
+                    drv_mem_handle_t *handle, uint64_t flag);
+  drvError_t memUnmap(void *ptr);
+  drvError_t hostRegister(void *src, uint64_t size, uint32_t flag,
+                          uint32_t device, void **dst);
+  drvError_t hostUnregister(void *src, uint32_t device);
+  drvError_t memAttribute(uint64_t address, DVattribute *attr);
+  drvError_t memcpy(uint64_t dst, size_t destMax, uint64_t src, size_t count);
+  drvError_t memset(uint64_t dst, size_t destMax, uint8_t value, size_t count);
+
+  /// Called in the child after fork().
+  void afterForkInChild();
+  /// Removes this process's npu-smi record (at exit).
+  void unpublish();
+  void lockForFork() { Mutex.lock(); }
+  void unlockForFork() { Mutex.unlock(); }
+
+private:
+  struct HeapBlock {
+    uint64_t requested;
+    uint64_t rounded;
+    BlockKind kind;
+  };
+  struct VaMapping {
+    uint64_t size;
+    drv_mem_handle *physical; // null for registered host memory
+    uint64_t physicalOffset;
+    void *host;
+  };
+  struct Device {
+    uint32_t id;
+    uintptr_t heapBase;
+    uintptr_t vaBase;
+    uint8_t *shadow;
+    RangeAllocator heap;
+    RangeAllocator va;
+    std::map<uint64_t, HeapBlock> blocks;       // heap offset -> block
+    std::map<uintptr_t, uint64_t> reservations; // VA start -> size
+    std::map<uintptr_t, VaMapping> mappings;    // VA start -> mapping
+    Device(uint32_t id, uint64_t capacity);
+  };
+  struct HostBlock {
+    uint64_t size;
+    uint32_t device;
+  };
+  struct HostRegistration {
+    uint32_t device;
+    uintptr_t va;
+    uint64_t vaSize;
+  };
+
+  Driver();
+  Device *openDevice(uint32_t id, drvError_t *error);
+  Device *deviceOf(uintptr_t address);
+  /// Host view of [address, address + length), or null with *error set.
+  uint8_t *resolve(uintptr_t address, size_t length, drvError_t *error);
+  void releaseBlock(Device &device, uint64_t offset);
+
+  const SimConfig &Config;
+  std::mutex Mutex;
+  std::unique_ptr<Device> Devices[kMaxDevices];
+  std::unordered_map<void *, HostBlock> HostBlocks;
+  std::map<uintptr_t, HostRegistration>
+      HostRegistrations; // host start -> registration
+  std::unordered_map<drv_mem_handle *, std::unique_ptr<drv_mem_handle>> Handles;
+  std::unique_ptr<ProcessRegistry> Registry;
+};
+
+} // namespace mssim
+
+#endif

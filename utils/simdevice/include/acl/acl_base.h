@@ -1,0 +1,163 @@
+/*
+ * Simulated CANN device: AscendCL base types and error codes.
+ *
+ * Declarations written for the msledger project from the public AscendCL
+ * signatures; names, values and signatures match the real headers so that code
+ * built against this file builds against a real CANN toolkit.
+ */
+#ifndef MSSIM_ACL_ACL_BASE_H
+#define MSSIM_ACL_ACL_BASE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error_codes/rt_error_codes.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define ACL_FUNC_VISIBILITY __attribute__((visibility("default")))
+
+typedef int aclError;
+typedef uint16_t aclFloat16;
+typedef struct aclDataBuffer aclDataBuffer;
+typedef struct aclTensorDesc aclTensorDesc;
+
+#define ACL_SUCCESS 0
+
+#define ACL_ERROR_NONE 0
+#define ACL_ERROR_INVALID_PARAM 100000
+#define ACL_ERROR_UNINITIALIZE 100001
+#define ACL_ERROR_REPEAT_INITIALIZE 100002
+#define ACL_ERROR_INVALID_FILE 100003
+#define ACL_ERROR_WRITE_FILE 100004
+#define ACL_ERROR_INVALID_FILE_SIZE 100005
+#define ACL_ERROR_PARSE_FILE 100006
+#define ACL_ERROR_FILE_MISSING_ATTR 100007
+#define ACL_ERROR_FILE_ATTR_INVALID 100008
+#define ACL_ERROR_INVALID_DUMP_CONFIG 100009
+#define ACL_ERROR_INVALID_PROFILING_CONFIG 100010
+#define ACL_ERROR_INVALID_MODEL_ID 100011
+#define ACL_ERROR_DESERIALIZE_MODEL 100012
+#define ACL_ERROR_PARSE_MODEL 100013
+#define ACL_ERROR_READ_MODEL_FAILURE 100014
+#define ACL_ERROR_MODEL_SIZE_INVALID 100015
+#define ACL_ERROR_MODEL_MISSING_ATTR 100016
+#define ACL_ERROR_MODEL_INPUT_NOT_MATCH 100017
+#define ACL_ERROR_MODEL_OUTPUT_NOT_MATCH 100018
+#define ACL_ERROR_MODEL_NOT_DYNAMIC 100019
+#define ACL_ERROR_OP_TYPE_NOT_MATCH 100020
+#define ACL_ERROR_OP_INPUT_NOT_MATCH 100021
+#define ACL_ERROR_OP_OUTPUT_NOT_MATCH 100022
+#define ACL_ERROR_OP_ATTR_NOT_MATCH 100023
+#define ACL_ERROR_OP_NOT_FOUND 100024
+#define ACL_ERROR_OP_LOAD_FAILED 100025
+#define ACL_ERROR_UNSUPPORTED_DATA_TYPE 100026
+#define ACL_ERROR_FORMAT_NOT_MATCH 100027
+#define ACL_ERROR_REPEAT_FINALIZE 100037
+#define ACL_ERROR_BAD_ALLOC 200000
+#define ACL_ERROR_API_NOT_SUPPORT 200001
+#define ACL_ERROR_INVALID_DEVICE 200002
+#define ACL_ERROR_MEMORY_ADDRESS_UNALIGNED 200003
+#define ACL_ERROR_RESOURCE_NOT_MATCH 200004
+#define ACL_ERROR_INVALID_RESOURCE_HANDLE 200005
+#define ACL_ERROR_FEATURE_UNSUPPORTED 200006
+#define ACL_ERROR_STORAGE_OVER_LIMIT 300000
+#define ACL_ERROR_INTERNAL_ERROR 500000
+#define ACL_ERROR_FAILURE 500001
+#define ACL_ERROR_GE_FAILURE 500002
+#define ACL_ERROR_RT_FAILURE 500003
+#define ACL_ERROR_DRV_FAILURE 500004
+#define ACL_ERROR_PROFILING_FAILURE 500005
+
+#define ACL_UNKNOWN_RANK 0xFFFFFFFFFFFFFFFE
+
+typedef enum {
+  ACL_DT_UNDEFINED = -1,
+  ACL_FLOAT = 0,
+  ACL_FLOAT16 = 1,
+  ACL_INT8 = 2,
+  ACL_INT32 = 3,
+  ACL_UINT8 = 4,
+  ACL_INT16 = 6,
+  ACL_UINT16 = 7,
+  ACL_UINT32 = 8,
+  ACL_INT64 = 9,
+  ACL_UINT64 = 10,
+  ACL_DOUBLE = 11,
+  ACL_BOOL = 12,
+  ACL_STRING = 13,
+  ACL_COMPLEX64 = 16,
+  ACL_COMPLEX128 = 17,
+  ACL_BF16 = 27
+} aclDataType;
+
+typedef enum {
+  ACL_FORMAT_UNDEFINED = -1,
+  ACL_FORMAT_NCHW = 0,
+  ACL_FORMAT_NHWC = 1,
+  ACL_FORMAT_ND = 2,
+  ACL_FORMAT_NC1HWC0 = 3,
+  ACL_FORMAT_FRACTAL_Z = 4,
+  ACL_FORMAT_NC1HWC0_C04 = 12,
+  ACL_FORMAT_HWCN = 16,
+  ACL_FORMAT_NDHWC = 27,
+  ACL_FORMAT_FRACTAL_NZ = 29,
+  ACL_FORMAT_NCDHW = 30,
+  ACL_FORMAT_NDC1HWC0 = 32,
+  ACL_FRACTAL_Z_3D = 33
+} aclFormat;
+
+typedef enum {
+  ACL_DEBUG = 0,
+  ACL_INFO = 1,
+  ACL_WARNING = 2,
+  ACL_ERROR = 3
+} aclLogLevel;
+
+typedef enum {
+  ACL_MEMTYPE_DEVICE = 0,
+  ACL_MEMTYPE_HOST = 1,
+  ACL_MEMTYPE_HOST_COMPILE_INDEPENDENT = 2
+} aclMemType;
+
+/* Data buffers: a (pointer, size) pair handed to models and operators. */
+ACL_FUNC_VISIBILITY aclDataBuffer *aclCreateDataBuffer(void *data, size_t size);
+ACL_FUNC_VISIBILITY aclError
+aclDestroyDataBuffer(const aclDataBuffer *dataBuffer);
+ACL_FUNC_VISIBILITY aclError aclUpdateDataBuffer(aclDataBuffer *dataBuffer,
+                                                 void *data, size_t size);
+ACL_FUNC_VISIBILITY void *aclGetDataBufferAddr(const aclDataBuffer *dataBuffer);
+ACL_FUNC_VISIBILITY uint32_t
+aclGetDataBufferSize(const aclDataBuffer *dataBuffer);
+ACL_FUNC_VISIBILITY size_t
+aclGetDataBufferSizeV2(const aclDataBuffer *dataBuffer);
+ACL_FUNC_VISIBILITY size_t aclDataTypeSize(aclDataType dataType);
+
+/* Tensor descriptions. */
+ACL_FUNC_VISIBILITY aclTensorDesc *aclCreateTensorDesc(aclDataType dataType,
+                                                       int numDims,
+                                                       const int64_t *dims,
+                                                       aclFormat format);
+ACL_FUNC_VISIBILITY void aclDestroyTensorDesc(const aclTensorDesc *desc);
+ACL_FUNC_VISIBILITY aclDataType aclGetTensorDescType(const aclTensorDesc *desc);
+ACL_FUNC_VISIBILITY aclFormat aclGetTensorDescFormat(const aclTensorDesc *desc);
+ACL_FUNC_VISIBILITY size_t aclGetTensorDescSize(const aclTensorDesc *desc);
+ACL_FUNC_VISIBILITY size_t
+aclGetTensorDescElementCount(const aclTensorDesc *desc);
+ACL_FUNC_VISIBILITY size_t aclGetTensorDescNumDims(const aclTensorDesc *desc);
+ACL_FUNC_VISIBILITY aclError aclGetTensorDescDimV2(const aclTensorDesc *desc,
+                                                   size_t index,
+                                                   int64_t *dimSize);
+
+ACL_FUNC_VISIBILITY void aclAppLog(aclLogLevel logLevel, const char *func,
+                                   const char *file, uint32_t line,
+                                   const char *fmt, ...);
+ACL_FUNC_VISIBILITY const char *aclGetRecentErrMsg(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
