@@ -7,6 +7,7 @@
 #   %npu-smi            the simulated npu-smi
 #   %examples           utils/examples in the source tree
 #   %cmake              the CMake that configured this build
+#   %msledger_src       the project's source tree
 # FileCheck, not, count and split-file come from llvm-19-tools.
 import os
 
@@ -30,6 +31,7 @@ config.substitutions.append(("%simcann", simcann))
 config.substitutions.append(("%npu-smi", os.path.join(config.msledger_bin_dir, "npu-smi")))
 config.substitutions.append(("%examples", os.path.join(config.msledger_src_root, "utils", "examples")))
 config.substitutions.append(("%cmake", config.cmake_command))
+config.substitutions.append(("%msledger_src", config.msledger_src_root))
 
 config.environment["PATH"] = os.pathsep.join(
     [config.llvm_tools_dir, config.msledger_bin_dir, config.environment.get("PATH", os.environ.get("PATH", ""))])

@@ -16,7 +16,7 @@ endif()
 
 if(_ascend_home)
   if(NOT EXISTS "${_ascend_home}/include/acl/acl.h" OR NOT EXISTS "${_ascend_home}/lib64/libascendcl.so")
-    message(FATAL_ERROR "msledger: ASCEND_HOME_PATH=${_ascend_home} is not a CANN toolkit "
+    message(FATAL_ERROR " msledger: ASCEND_HOME_PATH=${_ascend_home} is not a CANN toolkit "
                         "(expected include/acl/acl.h and lib64/libascendcl.so); unset it to build "
                         "against the simulated device")
   endif()

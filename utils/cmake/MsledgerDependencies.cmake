@@ -1,8 +1,9 @@
 # Finds what msledger builds with. Each failure names the Debian package that
 # provides the missing piece; utils/setup.sh installs all of them.
 
+# The leading space keeps CMake from re-wrapping the message: one line.
 function(msledger_missing what package)
-  message(FATAL_ERROR "msledger: ${what} not found: install the Debian package '${package}' "
+  message(FATAL_ERROR " msledger: ${what} not found: install the Debian package '${package}' "
                       "(utils/setup.sh installs every package the build needs)")
 endfunction()
 
