@@ -5,9 +5,11 @@
 #                       simulated CANN device (warnings are errors)
 #   %simcann            the simulated toolkit (what ASCEND_HOME_PATH would be)
 #   %npu-smi            the simulated npu-smi
+#   %msledger           the launcher; %libmsledger the ledger library
+#   %ledger_link        flags to build against msledger/msledger.h and link libmsledger
 #   %examples           utils/examples in the source tree
 #   %cmake              the CMake that configured this build
-#   %msledger_src       the project's source tree
+#   %srcroot       the project's source tree
 # FileCheck, not, count and split-file come from llvm-19-tools.
 import os
 
@@ -29,9 +31,13 @@ config.substitutions.append(
     ("%acl_cxx", "{} -std=c++17 -g -Wall -Wextra -Werror {} {}".format(config.cxx_compiler, include, link)))
 config.substitutions.append(("%simcann", simcann))
 config.substitutions.append(("%npu-smi", os.path.join(config.msledger_bin_dir, "npu-smi")))
+config.substitutions.append(("%msledger", os.path.join(config.msledger_bin_dir, "msledger")))
+config.substitutions.append(("%ledger_link", "-I{0}/runtime/include -L{1}/lib -Wl,-rpath,{1}/lib -lmsledger".format(
+    config.msledger_src_root, config.msledger_obj_root)))
+config.substitutions.append(("%libmsledger", os.path.join(config.msledger_obj_root, "lib", "libmsledger.so")))
 config.substitutions.append(("%examples", os.path.join(config.msledger_src_root, "utils", "examples")))
 config.substitutions.append(("%cmake", config.cmake_command))
-config.substitutions.append(("%msledger_src", config.msledger_src_root))
+config.substitutions.append(("%srcroot", config.msledger_src_root))
 
 config.environment["PATH"] = os.pathsep.join(
     [config.llvm_tools_dir, config.msledger_bin_dir, config.environment.get("PATH", os.environ.get("PATH", ""))])

@@ -1,0 +1,426 @@
+//===- catalog.cpp - The catalog of tracked APIs
+//---------------------------===//
+#include "catalog.h"
+
+#include <boost/json.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+namespace json = boost::json;
+
+namespace msledger {
+
+const char *roleName(Role role) {
+  switch (role) {
+  case Role::Alloc:
+    return "alloc";
+  case Role::Free:
+    return "free";
+  case Role::Acquire:
+    return "acquire";
+  case Role::Release:
+    return "release";
+  }
+  return "?";
+}
+
+namespace {
+
+std::string trim(const std::string &text) {
+  size_t begin = text.find_first_not_of(" \t\n");
+  if (begin == std::string::npos)
+    return "";
+  size_t end = text.find_last_not_of(" \t\n");
+  return text.substr(begin, end - begin + 1);
+}
+
+bool isIdentifierChar(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
+
+/// Splits "TYPE NAME" at the trailing identifier.
+bool splitDeclarator(const std::string &text, std::string *type,
+                     std::string *name) {
+  std::string decl = trim(text);
+  size_t end = decl.size();
+  size_t begin = end;
+  while (begin > 0 && isIdentifierChar(decl[begin - 1]))
+    --begin;
+  if (begin == end || begin == 0 ||
+      std::isdigit(static_cast<unsigned char>(decl[begin])))
+    return false;
+  *name = decl.substr(begin);
+  *type = trim(decl.substr(0, begin));
+  return !type->empty();
+}
+
+bool isPointerType(const std::string &type) {
+  return !type.empty() && type.back() == '*';
+}
+
+class Parser {
+public:
+  Parser(const std::string &source, std::string *error)
+      : Source(source), Error(error) {}
+
+  bool fail(const std::string &message) {
+    *Error = Source + ": " + message;
+    return false;
+  }
+
+  const json::object *object(const json::value &value,
+                             const std::string &what) {
+    const json::object *result = value.if_object();
+    if (!result)
+      fail(what + " must be an object");
+    return result;
+  }
+
+  bool string(const json::object &object, const char *key,
+              const std::string &what, std::string *out, bool required = true) {
+    const json::value *value = object.if_contains(key);
+    if (!value) {
+      if (required)
+        return fail(what + ": missing \"" + key + "\"");
+      return true;
+    }
+    const json::string *text = value->if_string();
+    if (!text || text->empty())
+      return fail(what + ": \"" + key + "\" must be a non-empty string");
+    *out = std::string(text->c_str());
+    return true;
+  }
+
+  int paramIndex(const Function &function, const std::string &name) {
+    for (size_t i = 0; i < function.params.size(); ++i)
+      if (function.params[i].name == name)
+        return static_cast<int>(i);
+    return -1;
+  }
+
+  bool parseFamily(const json::value &value, Catalog &catalog,
+                   std::vector<Family> &families,
+                   std::map<std::string, unsigned> &nameSpaces,
+                   std::vector<std::string> &nameSpaceList) {
+    const json::object *object = this->object(value, "a family");
+    if (!object)
+      return false;
+    Family family;
+    if (!string(*object, "name", "a family", &family.name))
+      return false;
+    std::string what = "family '" + family.name + "'";
+    std::string level, kind;
+    if (!string(*object, "level", what, &level) ||
+        !string(*object, "kind", what, &kind) ||
+        !string(*object, "display", what, &family.display) ||
+        !string(*object, "space", what, &family.space, false) ||
+        !string(*object, "namespace", what, &family.nameSpace, false))
+      return false;
+    if (level == "device")
+      family.level = Level::Device;
+    else if (level == "cann")
+      family.level = Level::Cann;
+    else
+      return fail(what + ": level must be \"device\" or \"cann\", not \"" +
+                  level + "\"");
+    if (kind == "memory")
+      family.kind = Kind::Memory;
+    else if (kind == "resource")
+      family.kind = Kind::Resource;
+    else
+      return fail(what + ": kind must be \"memory\" or \"resource\", not \"" +
+                  kind + "\"");
+    if (!family.space.empty() && family.space != "GM" &&
+        family.space != "host" && family.space != "DVPP" &&
+        family.space != "virtual")
+      return fail(what + ": space must be one of GM, host, DVPP, virtual");
+    std::string handle = "address";
+    if (!string(*object, "handle", what, &handle, false))
+      return false;
+    if (handle != "address" && handle != "id")
+      return fail(what + ": handle must be \"address\" or \"id\", not \"" +
+                  handle + "\"");
+    family.handleIsPointer = handle == "address";
+    if (const json::value *refcounted = object->if_contains("refcounted")) {
+      if (!refcounted->is_bool())
+        return fail(what + ": \"refcounted\" must be true or false");
+      family.refcounted = refcounted->as_bool();
+    }
+    if (family.nameSpace.empty())
+      family.nameSpace = family.name;
+    for (const Family &other : families)
+      if (other.name == family.name)
+        return fail(what + " is defined twice");
+    auto inserted = nameSpaces.emplace(
+        family.nameSpace, static_cast<unsigned>(nameSpaceList.size()));
+    if (inserted.second)
+      nameSpaceList.push_back(family.nameSpace);
+    family.nameSpaceIndex = inserted.first->second;
+    if (nameSpaceList.size() > 255)
+      return fail("more than 255 handle namespaces");
+    (void)catalog;
+    families.push_back(std::move(family));
+    return true;
+  }
+
+  bool parseFunction(const json::value &value, std::vector<Family> &families,
+                     std::vector<Function> &functions) {
+    const json::object *object = this->object(value, "a function");
+    if (!object)
+      return false;
+    Function function;
+    std::string signature;
+    if (!string(*object, "signature", "a function", &signature))
+      return false;
+    if (!parseSignature(signature, &function.returnType, &function.name,
+                        &function.params))
+      return fail("cannot parse the signature \"" + signature + "\"");
+    std::string what = "function '" + function.name + "'";
+    for (const Function &other : functions)
+      if (other.name == function.name)
+        return fail(what + " is listed twice");
+    std::string role, familyName;
+    if (!string(*object, "role", what, &role) ||
+        !string(*object, "family", what, &familyName))
+      return false;
+    static const std::map<std::string, Role> roles = {
+        {"alloc", Role::Alloc},
+        {"free", Role::Free},
+        {"acquire", Role::Acquire},
+        {"release", Role::Release}};
+    auto r = roles.find(role);
+    if (r == roles.end())
+      return fail(what +
+                  ": role must be alloc, free, acquire or release, not \"" +
+                  role + "\"");
+    function.role = r->second;
+    auto family =
+        std::find_if(families.begin(), families.end(),
+                     [&](const Family &f) { return f.name == familyName; });
+    if (family == families.end())
+      return fail(what + ": unknown family \"" + familyName + "\"");
+    function.family = static_cast<unsigned>(family - families.begin());
+    bool memoryRole =
+        function.role == Role::Alloc || function.role == Role::Free;
+    if (memoryRole != (family->kind == Kind::Memory))
+      return fail(what + ": role " + role + " does not fit the " +
+                  (family->kind == Kind::Memory ? "memory" : "resource") +
+                  " family '" + familyName +
+                  "' (memory: alloc/free, resource: acquire/release)");
+
+    const json::value *handleValue = object->if_contains("handle");
+    if (!handleValue)
+      return fail(what + ": missing \"handle\"");
+    const json::object *handle =
+        this->object(*handleValue, what + ": \"handle\"");
+    if (!handle)
+      return false;
+    std::string from, param;
+    if (!string(*handle, "from", what + " handle", &from))
+      return false;
+    if (from == "out" || from == "param") {
+      if (!string(*handle, "param", what + " handle", &param))
+        return false;
+      function.handleFrom = from == "out" ? HandleFrom::Out : HandleFrom::Param;
+      function.handleParam = paramIndex(function, param);
+      if (function.handleParam < 0)
+        return fail(what + ": handle parameter \"" + param +
+                    "\" is not in the signature");
+      const std::string &type = function.params[function.handleParam].type;
+      if (from == "out" && !isPointerType(type))
+        return fail(what + ": out-parameter \"" + param +
+                    "\" must be a pointer");
+    } else if (from == "return") {
+      function.handleFrom = HandleFrom::Return;
+      if (function.returnType == "void")
+        return fail(what + ": the handle cannot come from a void return");
+    } else if (from == "none") {
+      function.handleFrom = HandleFrom::None;
+    } else {
+      return fail(what +
+                  ": handle \"from\" must be out, param, return or none");
+    }
+
+    if (const json::value *sizeValue = object->if_contains("size")) {
+      const json::object *size = this->object(*sizeValue, what + ": \"size\"");
+      if (!size || !string(*size, "param", what + " size", &param))
+        return false;
+      function.sizeParam = paramIndex(function, param);
+      if (function.sizeParam < 0)
+        return fail(what + ": size parameter \"" + param +
+                    "\" is not in the signature");
+    } else if (family->kind == Kind::Memory && isAcquiring(function.role)) {
+      return fail(what + ": an allocation needs a \"size\"");
+    }
+
+    const json::value *successValue = object->if_contains("success");
+    const json::object *success =
+        successValue ? this->object(*successValue, what + ": \"success\"")
+                     : nullptr;
+    if (!success)
+      return successValue ? false : fail(what + ": missing \"success\"");
+    if (const json::value *equals = success->if_contains("equals")) {
+      if (!equals->is_int64())
+        return fail(what + ": success \"equals\" must be an integer");
+      function.success = SuccessRule::Equals;
+      function.successValue = equals->as_int64();
+      if (function.returnType == "void")
+        return fail(what +
+                    ": a void function cannot succeed by its return value");
+    } else if (success->if_contains("nonnull")) {
+      function.success = SuccessRule::NonNull;
+      if (!isPointerType(function.returnType))
+        return fail(what + ": success \"nonnull\" needs a pointer return type");
+    } else if (success->if_contains("always")) {
+      function.success = SuccessRule::Always;
+    } else {
+      return fail(what + ": success must be {\"equals\": N}, {\"nonnull\": "
+                         "true} or {\"always\": true}");
+    }
+
+    if (const json::value *spaceValue = object->if_contains("space")) {
+      const json::object *space =
+          this->object(*spaceValue, what + ": \"space\"");
+      if (!space || !string(*space, "driver_flag", what + " space", &param))
+        return false;
+      function.spaceFlagParam = paramIndex(function, param);
+      if (function.spaceFlagParam < 0)
+        return fail(what + ": space flag parameter \"" + param +
+                    "\" is not in the signature");
+    }
+
+    if (isAcquiring(function.role) && function.handleFrom == HandleFrom::None)
+      family->hasHandle = false;
+    functions.push_back(std::move(function));
+    return true;
+  }
+
+private:
+  std::string Source;
+  std::string *Error;
+};
+
+} // namespace
+
+bool parseSignature(const std::string &signature, std::string *returnType,
+                    std::string *name, std::vector<Param> *params) {
+  size_t open = signature.find('('), close = signature.rfind(')');
+  if (open == std::string::npos || close == std::string::npos || close < open ||
+      !trim(signature.substr(close + 1)).empty())
+    return false;
+  if (!splitDeclarator(signature.substr(0, open), returnType, name))
+    return false;
+  params->clear();
+  std::string list = trim(signature.substr(open + 1, close - open - 1));
+  if (list.empty() || list == "void")
+    return true;
+  std::stringstream stream(list);
+  std::string item;
+  while (std::getline(stream, item, ',')) {
+    Param param;
+    if (!splitDeclarator(item, &param.type, &param.name))
+      return false;
+    params->push_back(std::move(param));
+  }
+  return true;
+}
+
+std::string Function::signature() const {
+  std::string text =
+      returnType + (isPointerType(returnType) ? "" : " ") + name + "(";
+  for (size_t i = 0; i < params.size(); ++i) {
+    if (i)
+      text += ", ";
+    text += params[i].type + (isPointerType(params[i].type) ? "" : " ") +
+            params[i].name;
+  }
+  return text + (params.empty() ? "void)" : ")");
+}
+
+std::optional<Catalog> Catalog::parse(const std::string &text,
+                                      const std::string &source,
+                                      std::string *error) {
+  Parser parser(source, error);
+  boost::system::error_code ec;
+  json::value root = json::parse(text, ec);
+  if (ec) {
+    parser.fail("not valid JSON: " + ec.message());
+    return std::nullopt;
+  }
+  const json::object *object = parser.object(root, "the catalog");
+  if (!object)
+    return std::nullopt;
+  Catalog catalog;
+  if (const json::value *version = object->if_contains("version");
+      !version || !version->is_int64() || version->as_int64() != 1) {
+    parser.fail("\"version\" must be 1");
+    return std::nullopt;
+  }
+  if (const json::value *headers = object->if_contains("headers")) {
+    const json::array *list = headers->if_array();
+    if (!list) {
+      parser.fail("\"headers\" must be an array of strings");
+      return std::nullopt;
+    }
+    for (const json::value &header : *list) {
+      if (!header.is_string()) {
+        parser.fail("\"headers\" must be an array of strings");
+        return std::nullopt;
+      }
+      catalog.Headers.emplace_back(header.as_string().c_str());
+    }
+  }
+  const json::value *families = object->if_contains("families");
+  const json::value *functions = object->if_contains("functions");
+  if (!families || !families->is_array() || !functions ||
+      !functions->is_array()) {
+    parser.fail("needs \"families\" and \"functions\" arrays");
+    return std::nullopt;
+  }
+  std::map<std::string, unsigned> nameSpaces{{"memory", 0}};
+  catalog.NameSpaces.push_back("memory");
+  for (const json::value &family : families->as_array())
+    if (!parser.parseFamily(family, catalog, catalog.Families, nameSpaces,
+                            catalog.NameSpaces))
+      return std::nullopt;
+  for (const json::value &function : functions->as_array())
+    if (!parser.parseFunction(function, catalog.Families, catalog.Functions))
+      return std::nullopt;
+  for (const Family &family : catalog.Families) {
+    bool acquires = false, releases = false;
+    for (const Function &function : catalog.Functions)
+      if (catalog.Families[function.family].name == family.name)
+        (isAcquiring(function.role) ? acquires : releases) = true;
+    if (!acquires || !releases) {
+      parser.fail("family '" + family.name + "' needs at least one " +
+                  (acquires ? "releasing" : "acquiring") + " function");
+      return std::nullopt;
+    }
+  }
+  return catalog;
+}
+
+std::optional<Catalog> Catalog::load(const std::string &path,
+                                     std::string *error) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) {
+    *error = path + ": cannot read the catalog";
+    return std::nullopt;
+  }
+  std::stringstream text;
+  text << file.rdbuf();
+  return parse(text.str(), path, error);
+}
+
+const Function *Catalog::findFunction(const std::string &name) const {
+  for (const Function &function : Functions)
+    if (function.name == name)
+      return &function;
+  return nullptr;
+}
+
+} // namespace msledger

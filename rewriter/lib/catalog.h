@@ -1,0 +1,106 @@
+//===- catalog.h - The catalog of tracked APIs ------------------*- C++ -*-===//
+//
+// Contract: the catalog is data (JSON, rewriter/catalog/cann.json; format in
+// rewriter/catalog/README.md) and the single source of truth for which
+// functions msrewrite rewrites and msledger interposes, and what they mean:
+// role, family (which release matches which acquire), level, where the
+// pointer or handle and the size are, and what return value means success.
+//
+// Catalog::parse validates everything a consumer relies on and reports the
+// first problem as "SOURCE: message" (naming the function or family); it
+// never throws. Indices are stable: families and functions keep the order of
+// the file, namespaces are numbered from 0 = "memory" in order of first use.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MSLEDGER_REWRITER_CATALOG_H
+#define MSLEDGER_REWRITER_CATALOG_H
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace msledger {
+
+enum class Level { Device, Cann };
+enum class Kind { Memory, Resource };
+enum class Role { Alloc, Free, Acquire, Release };
+enum class HandleFrom { Out, Param, Return, None };
+enum class SuccessRule { Equals, NonNull, Always };
+
+inline const char *levelName(Level level) {
+  return level == Level::Device ? "device" : "cann";
+}
+inline bool isAcquiring(Role role) {
+  return role == Role::Alloc || role == Role::Acquire;
+}
+const char *roleName(Role role); // "alloc", ...
+
+struct Param {
+  std::string type; // as written, e.g. "void **"
+  std::string name;
+};
+
+struct Family {
+  std::string name;
+  std::string display;   // "stream", "device memory", ...
+  std::string space;     // "GM", "host", "DVPP", "virtual" or empty
+  std::string nameSpace; // families sharing one compare handles with each other
+  Level level = Level::Cann;
+  Kind kind = Kind::Memory;
+  bool refcounted = false;
+  bool handleIsPointer =
+      true; // "handle": "address" (default) or "id" (device id, model id)
+  bool hasHandle = true; // false when the acquire hands out nothing (aclInit)
+  unsigned nameSpaceIndex = 0;
+};
+
+struct Function {
+  std::string name;
+  std::string returnType;
+  std::vector<Param> params;
+  Role role = Role::Alloc;
+  unsigned family = 0;
+  HandleFrom handleFrom = HandleFrom::None;
+  int handleParam = -1; // index into params for Out and Param
+  int sizeParam = -1;
+  SuccessRule success = SuccessRule::Equals;
+  long long successValue = 0;
+  int spaceFlagParam = -1; // driver flag that decides the memory space
+
+  /// "aclError aclrtMalloc(void **devPtr, size_t size, ...)"
+  std::string signature() const;
+};
+
+class Catalog {
+public:
+  /// Parses and validates catalog text. On failure returns nullopt and sets
+  /// *error to "SOURCE: message".
+  static std::optional<Catalog>
+  parse(const std::string &text, const std::string &source, std::string *error);
+  /// Reads and parses a catalog file.
+  static std::optional<Catalog> load(const std::string &path,
+                                     std::string *error);
+
+  const std::vector<std::string> &headers() const { return Headers; }
+  const std::vector<Family> &families() const { return Families; }
+  const std::vector<Function> &functions() const { return Functions; }
+  const std::vector<std::string> &nameSpaces() const { return NameSpaces; }
+  const Function *findFunction(const std::string &name) const;
+  const Family &familyOf(const Function &function) const {
+    return Families[function.family];
+  }
+
+private:
+  std::vector<std::string> Headers;
+  std::vector<Family> Families;
+  std::vector<Function> Functions;
+  std::vector<std::string> NameSpaces;
+};
+
+/// Splits "RET NAME(TYPE NAME, ...)" into its parts; false if malformed.
+bool parseSignature(const std::string &signature, std::string *returnType,
+                    std::string *name, std::vector<Param> *params);
+
+} // namespace msledger
+
+#endif

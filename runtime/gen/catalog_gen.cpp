@@ -1,0 +1,221 @@
+//===- catalog_gen.cpp - Generates msledger's tables and interposers
+//-------===//
+//
+// msledger-catalog-gen CATALOG TABLE_INC INTERPOSERS_CPP
+//
+// Reads the catalog and writes, at build time,
+//   TABLE_INC        X-macro rows of namespaces, families and functions that
+//                    the ledger's family table is built from, and
+//   INTERPOSERS_CPP  one interposer per catalog function, with the function's
+//                    own signature, that calls the real function and records
+//                    the event.
+// so that an API is added to msledger by adding it to the catalog. Files are
+// written to a temporary and renamed; on any problem nothing is written and
+// the exit status is 1.
+//
+//===----------------------------------------------------------------------===//
+#include "catalog.h"
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+using namespace msledger;
+
+namespace {
+
+const char *spaceEnum(const std::string &space) {
+  if (space == "GM")
+    return "Space::GM";
+  if (space == "host")
+    return "Space::Host";
+  if (space == "DVPP")
+    return "Space::DVPP";
+  if (space == "virtual")
+    return "Space::Virtual";
+  return "Space::None";
+}
+
+const char *roleEnum(Role role) {
+  switch (role) {
+  case Role::Alloc:
+    return "Role::Alloc";
+  case Role::Free:
+    return "Role::Free";
+  case Role::Acquire:
+    return "Role::Acquire";
+  case Role::Release:
+    return "Role::Release";
+  }
+  return "";
+}
+
+std::string table(const Catalog &catalog, const std::string &source) {
+  std::ostringstream out;
+  out << "// Generated from " << source
+      << " by msledger-catalog-gen; do not edit.\n";
+  out << "// MSLEDGER_NAMESPACE(index, name)\n";
+  for (size_t i = 0; i < catalog.nameSpaces().size(); ++i)
+    out << "MSLEDGER_NAMESPACE(" << i << ", \"" << catalog.nameSpaces()[i]
+        << "\")\n";
+  out << "// MSLEDGER_FAMILY(index, name, display, level, kind, space, "
+         "namespace, refcounted, "
+         "handleIsPointer, hasHandle)\n";
+  for (size_t i = 0; i < catalog.families().size(); ++i) {
+    const Family &f = catalog.families()[i];
+    out << "MSLEDGER_FAMILY(" << i << ", \"" << f.name << "\", \"" << f.display
+        << "\", "
+        << (f.level == Level::Device ? "Level::Device" : "Level::Cann") << ", "
+        << (f.kind == Kind::Memory ? "Kind::Memory" : "Kind::Resource") << ", "
+        << spaceEnum(f.space) << ", " << f.nameSpaceIndex << ", "
+        << (f.refcounted ? "true" : "false") << ", "
+        << (f.handleIsPointer ? "true" : "false") << ", "
+        << (f.hasHandle ? "true" : "false") << ")\n";
+  }
+  out << "// MSLEDGER_FUNCTION(index, name, role, family)\n";
+  for (size_t i = 0; i < catalog.functions().size(); ++i) {
+    const Function &f = catalog.functions()[i];
+    out << "MSLEDGER_FUNCTION(" << i << ", \"" << f.name << "\", "
+        << roleEnum(f.role) << ", " << f.family << ")\n";
+  }
+  return out.str();
+}
+
+std::string successTest(const Function &f) {
+  switch (f.success) {
+  case SuccessRule::Equals:
+    return "result == " + std::to_string(f.successValue);
+  case SuccessRule::NonNull:
+    return "result != nullptr";
+  case SuccessRule::Always:
+    return "true";
+  }
+  return "false";
+}
+
+std::string handleExpression(const Function &f) {
+  switch (f.handleFrom) {
+  case HandleFrom::Out:
+    return "msledger::handleValue(*" + f.params[f.handleParam].name + ")";
+  case HandleFrom::Param:
+    return "msledger::handleValue(" + f.params[f.handleParam].name + ")";
+  case HandleFrom::Return:
+    return "msledger::handleValue(result)";
+  case HandleFrom::None:
+    return "0";
+  }
+  return "0";
+}
+
+std::string interposers(const Catalog &catalog, const std::string &source) {
+  std::ostringstream out;
+  out << "// Generated from " << source
+      << " by msledger-catalog-gen; do not edit.\n"
+      << "// One interposer per catalog function: call the real function (the "
+         "next\n"
+      << "// definition after libmsledger), then record the event if it "
+         "succeeded.\n";
+  for (const std::string &header : catalog.headers())
+    out << "#include \"" << header << "\"\n";
+  out << "#include \"interpose.h\"\n\n";
+  for (size_t i = 0; i < catalog.functions().size(); ++i) {
+    const Function &f = catalog.functions()[i];
+    const Family &family = catalog.familyOf(f);
+    std::string types, names;
+    for (size_t p = 0; p < f.params.size(); ++p) {
+      types += (p ? ", " : "") + f.params[p].type;
+      names += (p ? ", " : "") + f.params[p].name;
+    }
+    bool isVoid = f.returnType == "void";
+    out << "extern \"C\" MSLEDGER_INTERPOSER " << f.signature() << " {\n"
+        << "  using Real = " << f.returnType << " (*)(" << types << ");\n"
+        << "  static Real real = "
+           "reinterpret_cast<Real>(msledger::resolveNext(\""
+        << f.name << "\"));\n"
+        << "  msledger::CallScope scope(" << i << ");\n";
+    std::string handle = handleExpression(f);
+    if (isAcquiring(f.role)) {
+      if (isVoid)
+        out << "  real(" << names << ");\n";
+      else
+        out << "  " << f.returnType << " result = real(" << names << ");\n";
+      std::string size = f.sizeParam >= 0 ? "static_cast<uint64_t>(" +
+                                                f.params[f.sizeParam].name + ")"
+                                          : "0";
+      std::string space =
+          f.spaceFlagParam >= 0
+              ? "msledger::spaceFromDriverFlag(" +
+                    f.params[f.spaceFlagParam].name + ")"
+              : std::string("msledger::") + spaceEnum(family.space);
+      out << "  if (scope.tracking() && " << successTest(f) << ")\n"
+          << "    scope.acquired(" << handle << ", " << size << ", " << space
+          << ");\n";
+    } else {
+      // Releases are looked at whether or not they succeed: a failed free of
+      // an unknown pointer is an illegal free all the same. The record is
+      // taken before the real call (see RecordTable::take).
+      std::string nullCheck =
+          f.handleFrom == HandleFrom::Param && family.handleIsPointer
+              ? " && " + f.params[f.handleParam].name + " != nullptr"
+              : "";
+      std::string call =
+          isVoid ? "  real(" + names + ");\n"
+                 : "  " + f.returnType + " result = real(" + names + ");\n";
+      out << "  bool releasing = scope.tracking()" << nullCheck << ";\n"
+          << "  if (releasing)\n"
+          << "    scope.releasing(" << handle << ");\n"
+          << call << "  if (releasing)\n"
+          << "    scope.released(" << successTest(f) << ");\n";
+    }
+    if (!isVoid)
+      out << "  return result;\n";
+    out << "}\n\n";
+  }
+  return out.str();
+}
+
+bool writeAtomically(const std::string &path, const std::string &content) {
+  std::string temp = path + ".tmp";
+  {
+    std::ofstream file(temp, std::ios::binary | std::ios::trunc);
+    if (!(file << content) || !file.flush()) {
+      fprintf(stderr, "msledger-catalog-gen: cannot write %s\n", temp.c_str());
+      return false;
+    }
+  }
+  if (std::rename(temp.c_str(), path.c_str()) != 0) {
+    fprintf(stderr, "msledger-catalog-gen: cannot rename %s to %s\n",
+            temp.c_str(), path.c_str());
+    return false;
+  }
+  return true;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  if (argc != 4) {
+    fprintf(stderr,
+            "usage: msledger-catalog-gen CATALOG TABLE_INC INTERPOSERS_CPP\n");
+    return 2;
+  }
+  std::string error;
+  std::optional<Catalog> catalog = Catalog::load(argv[1], &error);
+  if (!catalog) {
+    fprintf(stderr, "msledger-catalog-gen: %s\n", error.c_str());
+    return 1;
+  }
+  if (catalog->functions().size() > 1023 || catalog->families().size() > 255) {
+    fprintf(stderr, "msledger-catalog-gen: at most 1023 functions and 255 "
+                    "families fit the ledger's records\n");
+    return 1;
+  }
+  std::string source = argv[1];
+  size_t slash = source.rfind("/rewriter/");
+  if (slash != std::string::npos)
+    source = source.substr(slash + 1);
+  return writeAtomically(argv[2], table(*catalog, source)) &&
+                 writeAtomically(argv[3], interposers(*catalog, source))
+             ? 0
+             : 1;
+}

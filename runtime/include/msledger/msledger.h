@@ -1,0 +1,93 @@
+/*
+ * msledger: the public C interface of the ledger (libmsledger).
+ *
+ * Instrumented code (msrewrite's tracking wrappers) and msledger's own
+ * interposers record events through these calls; applications may call
+ * msledger_report() themselves. Usable from C and C++. Every name has the
+ * msledger_ / MSLEDGER_ prefix; nothing else of the library is public.
+ *
+ * Events: an acquisition (an allocation, or any handle a resource API hands
+ * out) and a release. Each recorded event gets the next per-process serial
+ * number (serialNo in reports) from one atomic counter. Record only what
+ * succeeded: a failed allocation records nothing. Releases are recorded
+ * whatever the outcome (`succeeded` says it): the ledger diagnoses illegal,
+ * double and mismatched releases even when the API rejected them, and forgets
+ * an allocation only when its release succeeded.
+ *
+ * All functions are thread-safe and may be called before main, from static
+ * destructors after main returns, and after fork.
+ */
+#ifndef MSLEDGER_MSLEDGER_H
+#define MSLEDGER_MSLEDGER_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MSLEDGER_INTERFACE_VERSION 1
+
+/*
+ * A call site in the application's source, as msrewrite emits it: static data
+ * that outlives every event recorded with it. An event without a site reads
+ * "<unknown>:0" in reports.
+ */
+typedef struct msledger_site {
+  const char *file;     /* relative to the project root */
+  uint32_t line;        /* 1-based */
+  uint32_t column;      /* 1-based */
+  uint32_t serial;      /* the site's serial number within its project */
+  const char *callee;   /* the API called at this site, e.g. "aclrtMalloc" */
+  const char *function; /* the enclosing function, or NULL */
+} msledger_site;
+
+/* Where memory lives, as reports name it. */
+typedef enum msledger_space {
+  MSLEDGER_SPACE_NONE = 0,   /* a handle, not memory */
+  MSLEDGER_SPACE_GM = 1,     /* device global memory */
+  MSLEDGER_SPACE_HOST = 2,   /* host memory (pinned or registered) */
+  MSLEDGER_SPACE_DVPP = 3,   /* DVPP memory */
+  MSLEDGER_SPACE_VIRTUAL = 4 /* reserved device virtual addresses */
+} msledger_space;
+
+/* The catalog index of an API ("aclrtMalloc"), or -1 if the catalog does not
+ * list it. Indices are stable for one build of the library. */
+int msledger_api_index(const char *callee);
+
+/* Records that API `api` handed out `handle` (an address, or an id such as a
+ * model id) of `size` bytes (0 for handles without memory) in `space`.
+ * `site` may be NULL. */
+void msledger_record_acquire(int api, uint64_t handle, uint64_t size,
+                             msledger_space space, const msledger_site *site);
+
+/*
+ * A release in two halves, around the real call: msledger_release_begin()
+ * before it, msledger_release_end() with its outcome after it. The record is
+ * taken out first, so that another thread that is handed the same address as
+ * soon as the real free returns is recorded correctly.
+ */
+typedef struct msledger_release {
+  uint64_t opaque[16]; /* the ledger's; keep it alive until _end */
+} msledger_release;
+void msledger_release_begin(int api, uint64_t handle, const msledger_site *site,
+                            msledger_release *state);
+void msledger_release_end(msledger_release *state, int succeeded);
+
+/* Both halves at once, for a release whose address nobody else can be handed
+ * meanwhile (single-threaded code, or after the real call failed). */
+void msledger_record_release(int api, uint64_t handle, int succeeded,
+                             const msledger_site *site);
+
+/* Writes a leak report of what is live now, for every enabled level, to the
+ * ledger's log (stderr or log_path), without stopping the process. */
+void msledger_report(void);
+
+/* Number of errors (illegal, double, mismatched releases) found so far. */
+uint64_t msledger_error_count(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,258 @@
+//===- main.cpp - msledger, the launcher
+//------------------------------------===//
+//
+// msledger [options] [--] app [args...]
+//
+// Runs `app` with libmsledger preloaded and the options turned into
+// MSLEDGER_OPTIONS. Accepts msSanitizer's spellings. Exit status: the
+// application's own, unless the ledger found leaks or errors (then
+// --exitcode, 23 by default), 128 + N if it was killed by signal N, and 2 for
+// a bad command line.
+//
+//===----------------------------------------------------------------------===//
+#include "options.h"
+
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <string>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
+
+namespace {
+
+constexpr const char *kVersion = "0.1.0";
+
+void usage(FILE *out) {
+  fprintf(
+      out,
+      "Usage: msledger [options] [--] app [args...]\n"
+      "\n"
+      "Runs app with the msledger leak checker preloaded and reports, when it "
+      "exits,\n"
+      "what it never released: device memory, host-pinned and DVPP memory, "
+      "and\n"
+      "resources (streams, contexts, data buffers, ...).\n"
+      "\n"
+      "Options (msSanitizer's spellings):\n"
+      "  --check-device-heap=yes|no  check driver-level memory (halMemAlloc, "
+      "...),\n"
+      "                              including what the CANN stack holds "
+      "itself\n"
+      "  --check-cann-heap=yes|no    check the application's ACL and DVPP "
+      "calls\n"
+      "                              (both levels if neither is given; both "
+      "may be on)\n"
+      "  --leak-check=yes|no         report what is live at exit (default "
+      "yes)\n"
+      "  --log-file=FILE             write reports to FILE instead of stderr\n"
+      "  --log-level=info|warn|error how much besides the reports (default "
+      "warn)\n"
+      "  -v, --version               print the version\n"
+      "  -h, --help                  print this help\n"
+      "msledger's own:\n"
+      "  --group-by-site=yes|no      one block per allocation site, largest "
+      "first\n"
+      "  --report-resources=yes|no   report leaked handles too (default yes)\n"
+      "  --json=FILE                 also write the final report as JSON\n"
+      "  --exitcode=N                exit status when leaks or errors are "
+      "found\n"
+      "                              (default 23; 0 keeps the application's "
+      "status)\n"
+      "\n"
+      "The same options can be given to a program run without the launcher in\n"
+      "MSLEDGER_OPTIONS=name=value:name=value. All of them:\n%s",
+      msledger::Options::helpText().c_str());
+}
+
+[[noreturn]] void badUsage(const std::string &message) {
+  fprintf(stderr, "msledger: %s\nTry 'msledger --help'.\n", message.c_str());
+  exit(2);
+}
+
+bool yesNo(const std::string &flag, const std::string &value) {
+  if (value == "yes")
+    return true;
+  if (value == "no")
+    return false;
+  badUsage("option " + flag + " expects yes or no, not '" + value + "'");
+}
+
+std::string quoted(const std::string &value) {
+  if (value.find_first_of(":\"'") == std::string::npos)
+    return value;
+  if (value.find('"') == std::string::npos)
+    return "\"" + value + "\"";
+  if (value.find('\'') == std::string::npos)
+    return "'" + value + "'";
+  badUsage("a value cannot contain both kinds of quotes: " + value);
+}
+
+std::string libraryPath() {
+  char self[4096];
+  ssize_t length = readlink("/proc/self/exe", self, sizeof(self) - 1);
+  if (length <= 0) {
+    fprintf(stderr, "msledger: cannot find where msledger is installed: %s\n",
+            strerror(errno));
+    exit(2);
+  }
+  std::string dir(self, static_cast<size_t>(length));
+  dir = dir.substr(0, dir.rfind('/'));
+  std::string path = dir.substr(0, dir.rfind('/')) + "/lib/libmsledger.so";
+  if (access(path.c_str(), R_OK) != 0) {
+    fprintf(stderr, "msledger: cannot find the ledger library %s: %s\n",
+            path.c_str(), strerror(errno));
+    exit(2);
+  }
+  return path;
+}
+
+void note(const std::string &logFile, const std::string &text) {
+  int fd = logFile.empty()
+               ? 2
+               : open(logFile.c_str(),
+                      O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0)
+    fd = 2;
+  ssize_t ignored = write(fd, text.data(), text.size());
+  (void)ignored;
+  if (fd != 2)
+    close(fd);
+}
+
+pid_t Child = 0;
+void forward(int signal) {
+  if (Child > 0)
+    kill(Child, signal);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  std::vector<std::string> options; // name=value for MSLEDGER_OPTIONS
+  bool deviceGiven = false, cannGiven = false;
+  bool device = true, cann = true;
+  std::string logFile;
+  int first = 1;
+  for (; first < argc; ++first) {
+    std::string arg = argv[first];
+    if (arg == "--") {
+      ++first;
+      break;
+    }
+    if (arg.empty() || arg[0] != '-')
+      break;
+    if (arg == "-h" || arg == "--help") {
+      usage(stdout);
+      return 0;
+    }
+    if (arg == "-v" || arg == "--version") {
+      printf("msledger %s\n", kVersion);
+      return 0;
+    }
+    size_t equals = arg.find('=');
+    if (equals == std::string::npos)
+      badUsage("unknown option '" + arg + "'");
+    std::string flag = arg.substr(0, equals), value = arg.substr(equals + 1);
+    if (flag == "--check-device-heap") {
+      device = yesNo(flag, value);
+      deviceGiven = true;
+    } else if (flag == "--check-cann-heap") {
+      cann = yesNo(flag, value);
+      cannGiven = true;
+    } else if (flag == "--leak-check") {
+      options.push_back(std::string("leak_check=") +
+                        (yesNo(flag, value) ? "1" : "0"));
+    } else if (flag == "--group-by-site") {
+      options.push_back(std::string("group_by_site=") +
+                        (yesNo(flag, value) ? "1" : "0"));
+    } else if (flag == "--report-resources") {
+      options.push_back(std::string("report_resources=") +
+                        (yesNo(flag, value) ? "1" : "0"));
+    } else if (flag == "--log-file") {
+      if (value.empty())
+        badUsage("--log-file needs a file name");
+      logFile = value;
+      options.push_back("log_path=" + quoted(value));
+    } else if (flag == "--log-level") {
+      if (value != "info" && value != "warn" && value != "error")
+        badUsage("--log-level expects info, warn or error, not '" + value +
+                 "'");
+      options.push_back("log_level=" + value);
+    } else if (flag == "--json") {
+      if (value.empty())
+        badUsage("--json needs a file name");
+      options.push_back("json_path=" + quoted(value));
+    } else if (flag == "--exitcode") {
+      char *end = nullptr;
+      long code = strtol(value.c_str(), &end, 10);
+      if (value.empty() || *end || code < 0 || code > 255)
+        badUsage("--exitcode expects a number from 0 to 255, not '" + value +
+                 "'");
+      options.push_back("exitcode=" + value);
+    } else {
+      badUsage("unknown option '" + flag + "'");
+    }
+  }
+  if (first >= argc)
+    badUsage("no application to run");
+  // As msSanitizer: naming one check turns on that one only.
+  if (deviceGiven && !cannGiven)
+    cann = false;
+  if (cannGiven && !deviceGiven)
+    device = false;
+  options.insert(options.begin(),
+                 std::string("check_device_heap=") + (device ? "1" : "0"));
+  options.insert(options.begin() + 1,
+                 std::string("check_cann_heap=") + (cann ? "1" : "0"));
+
+  std::string combined;
+  if (const char *existing = getenv("MSLEDGER_OPTIONS"); existing && *existing)
+    combined = existing;
+  for (const std::string &option : options)
+    combined += (combined.empty() ? "" : ":") + option;
+  std::string preload = libraryPath();
+  if (const char *existing = getenv("LD_PRELOAD"); existing && *existing)
+    preload += std::string(":") + existing;
+  setenv("MSLEDGER_OPTIONS", combined.c_str(), 1);
+  setenv("LD_PRELOAD", preload.c_str(), 1);
+
+  Child = fork();
+  if (Child < 0) {
+    fprintf(stderr, "msledger: cannot start %s: %s\n", argv[first],
+            strerror(errno));
+    return 2;
+  }
+  if (Child == 0) {
+    execvp(argv[first], argv + first);
+    fprintf(stderr, "msledger: cannot run '%s': %s\n", argv[first],
+            strerror(errno));
+    _exit(127);
+  }
+  // The terminal's ^C reaches the application directly; pass on the rest.
+  signal(SIGINT, SIG_IGN);
+  signal(SIGQUIT, SIG_IGN);
+  signal(SIGTERM, forward);
+  signal(SIGHUP, forward);
+  int status = 0;
+  while (waitpid(Child, &status, 0) < 0)
+    if (errno != EINTR) {
+      fprintf(stderr, "msledger: lost the application: %s\n", strerror(errno));
+      return 2;
+    }
+  if (WIFSIGNALED(status)) {
+    int sig = WTERMSIG(status);
+    const char *name = sigabbrev_np(sig);
+    note(logFile, "====== ERROR: " + std::string(argv[first]) +
+                      " was terminated by signal " + std::to_string(sig) +
+                      " (SIG" + (name ? name : "?") +
+                      "); the leak report of a killed process is lost\n");
+    return 128 + sig;
+  }
+  return WEXITSTATUS(status);
+}

@@ -1,0 +1,88 @@
+//===- api.cpp - The public C interface (msledger/msledger.h)
+//--------------===//
+#include "ledger.h"
+
+#include <cstdio>
+#include <new>
+
+using namespace msledger;
+
+namespace {
+
+bool validApi(int api, const char *call) {
+  if (api >= 0 && static_cast<size_t>(api) < kApiCount)
+    return true;
+  static std::atomic<bool> warned{false};
+  if (!warned.exchange(true))
+    fprintf(stderr,
+            "msledger: %s with an API index (%d) the catalog does not have; "
+            "ignored\n",
+            call, api);
+  return false;
+}
+
+} // namespace
+
+extern "C" {
+
+__attribute__((visibility("default"))) int
+msledger_api_index(const char *callee) {
+  return apiIndex(callee);
+}
+
+__attribute__((visibility("default"))) void
+msledger_record_acquire(int api, uint64_t handle, uint64_t size,
+                        msledger_space space, const msledger_site *site) {
+  if (validApi(api, "msledger_record_acquire"))
+    Ledger::get().acquire(static_cast<unsigned>(api), handle, size,
+                          static_cast<Space>(space), site);
+}
+
+__attribute__((visibility("default"))) void
+msledger_record_release(int api, uint64_t handle, int succeeded,
+                        const msledger_site *site) {
+  if (!validApi(api, "msledger_record_release"))
+    return;
+  PendingRelease pending;
+  Ledger::get().beginRelease(static_cast<unsigned>(api), handle, site,
+                             &pending);
+  Ledger::get().endRelease(pending, succeeded != 0);
+}
+
+static_assert(sizeof(PendingRelease) <= sizeof(msledger_release),
+              "msledger_release must hold a PendingRelease");
+static_assert(alignof(PendingRelease) <= alignof(msledger_release),
+              "msledger_release is not aligned enough");
+
+__attribute__((visibility("default"))) void
+msledger_release_begin(int api, uint64_t handle, const msledger_site *site,
+                       msledger_release *state) {
+  PendingRelease *pending = new (state) PendingRelease;
+  if (validApi(api, "msledger_release_begin"))
+    Ledger::get().beginRelease(static_cast<unsigned>(api), handle, site,
+                               pending);
+}
+
+__attribute__((visibility("default"))) void
+msledger_release_end(msledger_release *state, int succeeded) {
+  PendingRelease *pending = reinterpret_cast<PendingRelease *>(state);
+  Ledger::get().endRelease(*pending, succeeded != 0);
+}
+
+__attribute__((visibility("default"))) void msledger_report(void) {
+  Ledger::get().reportNow();
+}
+
+__attribute__((visibility("default"))) uint64_t msledger_error_count(void) {
+  Ledger *ledger = Ledger::existing();
+  return ledger ? ledger->errorCount() : 0;
+}
+
+} // extern "C"
+
+// Runs from the dynamic linker's finalisation, after every static destructor
+// of the application: releases made there are counted before the leak check.
+__attribute__((destructor)) static void finishAtExit() {
+  if (Ledger *ledger = Ledger::existing())
+    ledger->finish();
+}

@@ -1,0 +1,64 @@
+//===- interpose.h - What the generated interposers stand on ---*- C++ -*-===//
+//
+// Contract: each generated interposer (interposers.cpp, from the catalog)
+// resolves the real function with resolveNext() once, opens a CallScope,
+// calls the real function and, if the scope is tracking, reports the event
+// to the ledger. A scope tracks only the outermost catalog call of its level
+// on the thread: an ACL call that calls other ACL calls internally is one
+// event, while the driver calls it makes are events of the device level.
+// msledger does not interpose malloc, so a dlsym that allocates cannot
+// re-enter an interposer.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MSLEDGER_RUNTIME_INTERPOSE_H
+#define MSLEDGER_RUNTIME_INTERPOSE_H
+
+#include "catalog_table.h"
+#include "ledger.h"
+
+#include <cstdint>
+#include <type_traits>
+
+#define MSLEDGER_INTERPOSER __attribute__((visibility("default")))
+
+namespace msledger {
+
+/// The next definition of `name` after libmsledger; aborts with a message if
+/// there is none (the application linked a function no library defines).
+void *resolveNext(const char *name);
+
+template <typename T> uint64_t handleValue(T *pointer) {
+  return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(pointer));
+}
+template <typename T>
+std::enable_if_t<std::is_integral_v<T> || std::is_enum_v<T>, uint64_t>
+handleValue(T value) {
+  return static_cast<uint64_t>(value);
+}
+
+/// The memory space a halMemAlloc flag asks for.
+Space spaceFromDriverFlag(unsigned long long flag);
+
+class CallScope {
+public:
+  explicit CallScope(unsigned api);
+  ~CallScope();
+  CallScope(const CallScope &) = delete;
+  CallScope &operator=(const CallScope &) = delete;
+
+  bool tracking() const { return Tracking; }
+  void acquired(uint64_t handle, uint64_t size, Space space);
+  /// Before the real release call, then after it.
+  void releasing(uint64_t handle);
+  void released(bool succeeded);
+
+private:
+  unsigned Api;
+  int LevelIndex;
+  bool Tracking;
+  PendingRelease Pending;
+};
+
+} // namespace msledger
+
+#endif

@@ -1,0 +1,414 @@
+//===- ledger.cpp - The ledger: live records, events, errors
+//---------------===//
+#include "ledger.h"
+
+#include "report.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <pthread.h>
+#include <thread>
+#include <time.h>
+#include <unistd.h>
+
+namespace msledger {
+
+namespace {
+
+std::atomic<Ledger *> Instance{nullptr};
+thread_local uint16_t ThreadIndex = 0;
+
+void atforkPrepare() { Ledger::get().forkPrepare(); }
+void atforkParent() { Ledger::get().forkParent(); }
+void atforkChild() { Ledger::get().forkChild(); }
+
+uint64_t monotonicNs() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<uint64_t>(ts.tv_sec) * 1000000000ULL +
+         static_cast<uint64_t>(ts.tv_nsec);
+}
+
+bool writeAll(int fd, const std::string &text) {
+  size_t done = 0;
+  while (done < text.size()) {
+    ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      return false;
+    done += static_cast<size_t>(n);
+  }
+  return true;
+}
+
+} // namespace
+
+Ledger &Ledger::get() {
+  // Never destroyed: the application may release memory from its static
+  // destructors, and the final report runs after them.
+  static Ledger *ledger = [] {
+    Ledger *created = new Ledger;
+    Instance.store(created, std::memory_order_release);
+    pthread_atfork(atforkPrepare, atforkParent, atforkChild);
+    return created;
+  }();
+  return *ledger;
+}
+
+Ledger *Ledger::existing() { return Instance.load(std::memory_order_acquire); }
+
+Ledger::Ledger() {
+  std::vector<std::string> problems;
+  if (const char *text = getenv("MSLEDGER_OPTIONS"))
+    Opts.parse(text, &problems);
+  for (const std::string &problem : problems)
+    fprintf(stderr, "msledger: MSLEDGER_OPTIONS: %s\n", problem.c_str());
+  Enabled[static_cast<int>(Level::Device)] = Opts.check_device_heap;
+  Enabled[static_cast<int>(Level::Cann)] = Opts.check_cann_heap;
+  Sites = static_cast<std::atomic<const msledger_site *> *>(
+      calloc(kSiteSlots, sizeof(*Sites)));
+  StartNs = monotonicNs();
+  StartUnixMs = static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::milliseconds>(
+          std::chrono::system_clock::now().time_since_epoch())
+          .count());
+  Pid = getpid();
+  if (Opts.log_level == "info") {
+    std::string levels = Opts.check_device_heap && Opts.check_cann_heap
+                             ? "the device heap and the CANN heap"
+                         : Opts.check_device_heap ? "the device heap"
+                         : Opts.check_cann_heap
+                             ? "the CANN heap"
+                             : "nothing (both levels are off)";
+    write("[msledger] pid " + std::to_string(Pid) + ": checking " + levels +
+          "\n");
+  }
+}
+
+uint64_t Ledger::keyOf(unsigned api, uint64_t handle) {
+  unsigned nameSpace = familyOf(api).nameSpace;
+  if (nameSpace == 0)
+    return handle;
+  return (static_cast<uint64_t>(nameSpace) << 56) |
+         (handle & 0x00FFFFFFFFFFFFFFULL);
+}
+
+uint64_t Ledger::handleOf(uint64_t key) { return key & 0x00FFFFFFFFFFFFFFULL; }
+
+uint16_t Ledger::threadIndex() {
+  if (ThreadIndex == 0)
+    ThreadIndex = static_cast<uint16_t>(
+        std::min<uint32_t>(NextThread.fetch_add(1), kMaxThread));
+  return ThreadIndex;
+}
+
+uint32_t Ledger::internSite(const msledger_site *site) {
+  if (!site || !Sites)
+    return 0;
+  uint64_t h = reinterpret_cast<uintptr_t>(site) * 0x9E3779B97F4A7C15ULL;
+  uint32_t start = static_cast<uint32_t>(h >> 48) & (kSiteSlots - 1);
+  // Give up well before the table is full: probes stay short.
+  for (uint32_t probe = 0; probe < 512; ++probe) {
+    uint32_t index = (start + probe) & (kSiteSlots - 1);
+    const msledger_site *seen = Sites[index].load(std::memory_order_acquire);
+    if (seen == site)
+      return index + 1;
+    if (!seen) {
+      const msledger_site *expected = nullptr;
+      if (Sites[index].compare_exchange_strong(expected, site,
+                                               std::memory_order_acq_rel) ||
+          expected == site)
+        return index + 1;
+    }
+  }
+  if (!SitesFullWarned.exchange(true))
+    write("msledger: too many call sites; further events are reported without "
+          "their location\n");
+  return 0;
+}
+
+const msledger_site *Ledger::site(uint32_t id) const {
+  if (id == 0 || id > kSiteSlots || !Sites)
+    return nullptr;
+  return Sites[id - 1].load(std::memory_order_acquire);
+}
+
+uint64_t Ledger::nowNs() const { return monotonicNs() - StartNs; }
+
+void Ledger::startClock() {
+  bool expected = false;
+  if (!ClockRunning.compare_exchange_strong(expected, true))
+    return;
+  std::thread([this] { clockLoop(); }).detach();
+}
+
+void Ledger::clockLoop() {
+  sigset_t all;
+  sigfillset(&all);
+  pthread_sigmask(SIG_BLOCK, &all, nullptr); // signals are the application's
+  int pid = getpid();
+  while (pid == getpid()) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    uint64_t issued = NextSerial.load(std::memory_order_relaxed);
+    std::lock_guard<std::mutex> lock(ClockMutex);
+    if (Checkpoints.empty() || Checkpoints.back().first != issued)
+      Checkpoints.emplace_back(issued, nowNs());
+  }
+}
+
+uint64_t Ledger::timeOfSerial(uint64_t serial) const {
+  std::lock_guard<std::mutex> lock(ClockMutex);
+  auto after =
+      std::upper_bound(Checkpoints.begin(), Checkpoints.end(), serial,
+                       [](uint64_t s, const std::pair<uint64_t, uint64_t> &c) {
+                         return s < c.first;
+                       });
+  return after == Checkpoints.end() ? nowNs() : after->second;
+}
+
+void Ledger::acquire(unsigned api, uint64_t handle, uint64_t size, Space space,
+                     const msledger_site *site) {
+  const FamilyInfo &family = familyOf(api);
+  int level = static_cast<int>(family.level);
+  if (!Enabled[level])
+    return;
+  uint64_t key = keyOf(api, handle);
+  if (key == 0)
+    return;
+  Record record;
+  record.key = key;
+  record.size = size;
+  record.space = static_cast<uint8_t>(space);
+  record.api = static_cast<uint16_t>(api);
+  record.thread = threadIndex();
+  record.site = internSite(site);
+  record.serial = NextSerial.fetch_add(1, std::memory_order_relaxed);
+  if (!ClockRunning.load(std::memory_order_relaxed))
+    startClock();
+  Record previous;
+  // A live key handed out again was released by something we do not track
+  // (aclrtResetDevice destroying streams, say): the new record replaces it.
+  Tables[level].acquire(record, family.refcounted, &previous);
+}
+
+void Ledger::beginRelease(unsigned api, uint64_t handle,
+                          const msledger_site *site, PendingRelease *pending) {
+  pending->active = false;
+  const FamilyInfo &family = familyOf(api);
+  int level = static_cast<int>(family.level);
+  if (!Enabled[level])
+    return;
+  uint64_t key = keyOf(api, handle);
+  if (key == 0)
+    return;
+  pending->active = true;
+  pending->api = api;
+  pending->handle = handle;
+  pending->key = key;
+  pending->event.api = static_cast<uint16_t>(api);
+  pending->event.thread = threadIndex();
+  pending->event.site = internSite(site);
+  // The release's serial is taken now, before the real call can let another
+  // thread be handed the same address: serials follow the real order.
+  pending->event.serial = NextSerial.fetch_add(1, std::memory_order_relaxed);
+  pending->taken = Tables[level].take(key, family.refcounted, &pending->record);
+}
+
+void Ledger::endRelease(PendingRelease &pending, bool succeeded) {
+  if (!pending.active)
+    return;
+  pending.active = false;
+  const FamilyInfo &family = familyOf(pending.api);
+  RecordTable &table = Tables[static_cast<int>(family.level)];
+  ErrorEvent error;
+  error.api = pending.api;
+  error.handle = pending.handle;
+  error.space = family.space;
+  error.serial = pending.event.serial;
+  error.site = pending.event.site;
+  error.thread = pending.event.thread;
+  error.callFailed = !succeeded;
+  if (pending.taken != RecordTable::TakeResult::NotFound) {
+    if (!succeeded)
+      table.restore(pending.record, pending.taken);
+    else if (pending.taken == RecordTable::TakeResult::Taken)
+      table.rememberRelease(pending.record, pending.event);
+    if (kApis[pending.record.api].family == kApis[pending.api].family)
+      return;
+    error.kind = ErrorKind::MismatchedRelease;
+    error.hasAcquired = true;
+    error.acquired = pending.record;
+    reportError(error);
+    return;
+  }
+  FreedRecord previous;
+  if (table.findFreed(pending.key, &previous)) {
+    error.kind = ErrorKind::DoubleRelease;
+    error.hasPrevious = true;
+    error.previous = previous;
+    error.hasAcquired = true;
+    error.acquired = previous.acquired;
+  } else {
+    error.kind = ErrorKind::IllegalRelease;
+  }
+  reportError(error);
+}
+
+void Ledger::reportError(ErrorEvent error) {
+  error.timeNs = nowNs();
+  Errors.fetch_add(1, std::memory_order_relaxed);
+  {
+    std::lock_guard<std::mutex> lock(ErrorMutex);
+    ErrorLog.push_back(error);
+  }
+  write(formatError(*this, error, Enabled[0] && Enabled[1]));
+}
+
+std::vector<ErrorEvent> Ledger::errors() const {
+  std::lock_guard<std::mutex> lock(ErrorMutex);
+  return ErrorLog;
+}
+
+void Ledger::write(const std::string &text) {
+  std::lock_guard<std::mutex> lock(OutputMutex);
+  if (!Opts.log_path.empty()) {
+    std::string path = expandPid(Opts.log_path, getpid());
+    int fd =
+        open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+    if (fd >= 0) {
+      bool ok = writeAll(fd, text);
+      close(fd);
+      if (ok)
+        return;
+    }
+    std::string complaint = "msledger: cannot write the log file " + path +
+                            ": " + strerror(errno) + "\n";
+    writeAll(2, complaint);
+  }
+  writeAll(2, text);
+}
+
+std::string Ledger::leakReport(bool final) const {
+  (void) final;
+  bool titled = Enabled[0] && Enabled[1];
+  std::string out;
+  for (Level level : {Level::Device, Level::Cann}) {
+    if (!Enabled[static_cast<int>(level)])
+      continue;
+    std::vector<Record> live = Tables[static_cast<int>(level)].snapshot();
+    live.erase(std::remove_if(live.begin(), live.end(),
+                              [this](const Record &r) {
+                                return r.serial < InheritedBelow;
+                              }),
+               live.end());
+    std::string section = formatLeaks(*this, level, live, Opts.group_by_site,
+                                      Opts.report_resources, titled, nullptr);
+    if (!section.empty() && !out.empty())
+      out += '\n';
+    out += section;
+  }
+  return out;
+}
+
+void Ledger::reportNow() {
+  std::string text = leakReport(false);
+  if (text.empty() && Opts.log_level == "info")
+    text = "[msledger] pid " + std::to_string(getpid()) + ": nothing is live\n";
+  if (!text.empty())
+    write(text);
+}
+
+void Ledger::finish() {
+  if (Finished.exchange(true))
+    return;
+  std::vector<Record> live[2];
+  for (int level = 0; level < 2; ++level) {
+    if (!Enabled[level])
+      continue;
+    live[level] = Tables[level].snapshot();
+    live[level].erase(std::remove_if(live[level].begin(), live[level].end(),
+                                     [this](const Record &r) {
+                                       return r.serial < InheritedBelow;
+                                     }),
+                      live[level].end());
+  }
+  bool leaked = false;
+  if (Opts.leak_check) {
+    bool titled = Enabled[0] && Enabled[1];
+    std::string out;
+    LeakTotals totals;
+    for (Level level : {Level::Device, Level::Cann}) {
+      if (!Enabled[static_cast<int>(level)])
+        continue;
+      std::vector<Record> records = live[static_cast<int>(level)];
+      std::string section =
+          formatLeaks(*this, level, records, Opts.group_by_site,
+                      Opts.report_resources, titled, &totals);
+      if (!section.empty() && !out.empty())
+        out += '\n';
+      out += section;
+    }
+    leaked = totals.allocations || totals.resources;
+    if (!out.empty())
+      write(out);
+    else if (Opts.log_level == "info")
+      write("[msledger] pid " + std::to_string(getpid()) + ": no leaks\n");
+  }
+  if (!Opts.json_path.empty()) {
+    std::string path = expandPid(Opts.json_path, getpid());
+    std::string temp = path + ".tmp" + std::to_string(getpid());
+    std::string text = formatJson(*this, live, errors(), true);
+    int fd = open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    bool ok = fd >= 0 && writeAll(fd, text) && fsync(fd) == 0;
+    if (fd >= 0)
+      close(fd);
+    if (!ok || rename(temp.c_str(), path.c_str()) != 0) {
+      write("msledger: cannot write the JSON report " + path + ": " +
+            strerror(errno) + "\n");
+      unlink(temp.c_str());
+    }
+  }
+  if ((leaked || errorCount() > 0) && Opts.exitcode != 0) {
+    fflush(nullptr);
+    _exit(Opts.exitcode);
+  }
+}
+
+size_t Ledger::memoryBytes() const {
+  return sizeof(*this) + kSiteSlots * sizeof(*Sites) + Tables[0].memoryBytes() +
+         Tables[1].memoryBytes();
+}
+
+void Ledger::forkPrepare() {
+  OutputMutex.lock();
+  ErrorMutex.lock();
+  ClockMutex.lock();
+  Tables[0].lockAll();
+  Tables[1].lockAll();
+}
+
+void Ledger::forkParent() {
+  Tables[1].unlockAll();
+  Tables[0].unlockAll();
+  ClockMutex.unlock();
+  ErrorMutex.unlock();
+  OutputMutex.unlock();
+}
+
+void Ledger::forkChild() {
+  // The child reports only what it acquires itself; the parent still owns
+  // (and reports) everything that was live at the fork.
+  InheritedBelow = NextSerial.load(std::memory_order_relaxed);
+  Pid = getpid();
+  ClockRunning.store(false);
+  forkParent();
+}
+
+} // namespace msledger

@@ -1,0 +1,150 @@
+//===- ledger.h - The ledger: live records, events, errors -----*- C++ -*-===//
+//
+// Contract: one Ledger per process (Ledger::get(), created on first use --
+// which may be before main or before any constructor of ours ran -- and never
+// destroyed, so events from static destructors after main are still counted).
+//
+//   * acquire()/release() record events at the level of the API's family:
+//     every recorded event gets the next serial from one atomic counter;
+//     records live in a RecordTable per level, keyed by address (memory
+//     families share one namespace, so a release through the wrong memory
+//     family is seen) or by namespaced handle;
+//   * errors (illegal, double, mismatched release) are reported when they
+//     happen and kept for the final report;
+//   * finish() runs once at exit, after the application's static destructors:
+//     the leak report, the JSON file, and the exit status;
+//   * fork(): the child keeps the parent's records but reports only what it
+//     acquired itself; serials continue from the parent's.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MSLEDGER_RUNTIME_LEDGER_H
+#define MSLEDGER_RUNTIME_LEDGER_H
+
+#include "catalog_table.h"
+#include "msledger/msledger.h"
+#include "options.h"
+#include "record_table.h"
+
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace msledger {
+
+enum class ErrorKind { IllegalRelease, DoubleRelease, MismatchedRelease };
+
+struct ErrorEvent {
+  ErrorKind kind = ErrorKind::IllegalRelease;
+  unsigned api = 0; // the releasing call
+  uint64_t handle = 0;
+  Space space = Space::None;
+  uint64_t serial = 0;
+  uint32_t site = 0;
+  uint16_t thread = 0;
+  uint64_t timeNs = 0;
+  bool callFailed = false;
+  bool hasAcquired = false; // the record the release matched, or ended before
+  Record acquired;
+  bool hasPrevious = false; // the earlier release, for double releases
+  FreedRecord previous;
+};
+
+/// A release between its two halves: taken from the table before the real
+/// call, settled after it.
+struct PendingRelease {
+  bool active = false;
+  unsigned api = 0;
+  uint64_t handle = 0;
+  uint64_t key = 0;
+  FreedRecord event;
+  RecordTable::TakeResult taken = RecordTable::TakeResult::NotFound;
+  Record record;
+};
+
+class Ledger {
+public:
+  static Ledger &get();
+  /// The ledger if anything used it, else null (for the exit hook).
+  static Ledger *existing();
+
+  const Options &options() const { return Opts; }
+  bool tracking(Level level) const { return Enabled[static_cast<int>(level)]; }
+
+  void acquire(unsigned api, uint64_t handle, uint64_t size, Space space,
+               const msledger_site *site);
+  /// Before the real release: takes the record out (see RecordTable::take).
+  void beginRelease(unsigned api, uint64_t handle, const msledger_site *site,
+                    PendingRelease *pending);
+  /// After it: puts the record back if the call failed, reports errors.
+  void endRelease(PendingRelease &pending, bool succeeded);
+
+  /// The live report now (msledger_report()).
+  void reportNow();
+  /// At exit: leak report, JSON, exit status. Runs once.
+  void finish();
+  uint64_t errorCount() const { return Errors.load(std::memory_order_relaxed); }
+
+  // Introspection for reports, tests and benchmarks.
+  const RecordTable &table(Level level) const {
+    return Tables[static_cast<int>(level)];
+  }
+  const msledger_site *site(uint32_t id) const;
+  /// Nanoseconds since the ledger started, at which `serial` had happened.
+  uint64_t timeOfSerial(uint64_t serial) const;
+  uint64_t startUnixMs() const { return StartUnixMs; }
+  /// Records with serials below this came from the parent before fork().
+  uint64_t inheritedBelow() const { return InheritedBelow; }
+  std::vector<ErrorEvent> errors() const;
+  size_t memoryBytes() const;
+  static uint64_t keyOf(unsigned api, uint64_t handle);
+  static uint64_t handleOf(uint64_t key);
+
+  void forkPrepare();
+  void forkParent();
+  void forkChild();
+
+private:
+  Ledger();
+  uint32_t internSite(const msledger_site *site);
+  uint16_t threadIndex();
+  uint64_t nowNs() const;
+  void startClock();
+  void clockLoop();
+  void reportError(ErrorEvent error);
+  void write(const std::string &text);
+  std::string leakReport(bool final) const;
+
+  Options Opts;
+  bool Enabled[2] = {false, false};
+  RecordTable Tables[2];
+  std::atomic<uint64_t> NextSerial{0};
+  std::atomic<uint32_t> NextThread{1};
+  std::atomic<uint64_t> Errors{0};
+
+  // Sites are interned into a fixed open-addressed table; id = slot + 1.
+  static constexpr uint32_t kSiteSlots = 1U << 16;
+  std::atomic<const msledger_site *> *Sites;
+  std::atomic<bool> SitesFullWarned{false};
+
+  mutable std::mutex ErrorMutex;
+  std::vector<ErrorEvent> ErrorLog;
+
+  // (serial counter, time) samples taken every 10 ms by a clock thread, so
+  // that events carry timestamps without reading a clock on the hot path.
+  mutable std::mutex ClockMutex;
+  std::vector<std::pair<uint64_t, uint64_t>> Checkpoints;
+  std::atomic<bool> ClockRunning{false};
+  uint64_t StartNs = 0;
+  uint64_t StartUnixMs = 0;
+
+  std::mutex OutputMutex;
+  int Pid = 0;
+  uint64_t InheritedBelow = 0;
+  std::atomic<bool> Finished{false};
+};
+
+} // namespace msledger
+
+#endif

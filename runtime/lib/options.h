@@ -1,0 +1,37 @@
+//===- options.h - msledger's runtime options -------------------*- C++ -*-===//
+//
+// Contract: one Options value holds every option of options.inc with its
+// default; parse() applies "name=value:name=value" text (MSLEDGER_OPTIONS) on
+// top and reports each problem (unknown name, malformed value) in *problems,
+// keeping the default for that option. helpText() lists them all.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MSLEDGER_RUNTIME_OPTIONS_H
+#define MSLEDGER_RUNTIME_OPTIONS_H
+
+#include <string>
+#include <vector>
+
+namespace msledger {
+
+struct Options {
+#define MSLEDGER_OPTION(type, name, value, help)                               \
+  MSLEDGER_OPTION_TYPE_##type name = value;
+#define MSLEDGER_OPTION_TYPE_bool bool
+#define MSLEDGER_OPTION_TYPE_int int
+#define MSLEDGER_OPTION_TYPE_string std::string
+#include "options.inc"
+#undef MSLEDGER_OPTION
+
+  /// Applies `text` on top of the current values.
+  void parse(const std::string &text, std::vector<std::string> *problems);
+  /// One line per option: name, type, default, help.
+  static std::string helpText();
+};
+
+/// Replaces every "%p" in `path` with the process id.
+std::string expandPid(const std::string &path, int pid);
+
+} // namespace msledger
+
+#endif

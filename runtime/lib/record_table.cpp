@@ -1,0 +1,322 @@
+//===- record_table.cpp - The ledger's table of live records
+//---------------===//
+#include "record_table.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+namespace msledger {
+
+void RecordTable::Shard::lock() {
+  while (locked.exchange(true, std::memory_order_acquire))
+    while (locked.load(std::memory_order_relaxed))
+      __builtin_ia32_pause();
+}
+
+RecordTable::RecordTable() {
+  void *memory = nullptr;
+  if (posix_memalign(&memory, 64, sizeof(Shard) * kShards) != 0)
+    abort();
+  Shards = static_cast<Shard *>(memory);
+  for (unsigned i = 0; i < kShards; ++i)
+    new (&Shards[i]) Shard();
+}
+
+RecordTable::~RecordTable() {
+  for (unsigned i = 0; i < kShards; ++i) {
+    free(Shards[i].slots);
+    free(Shards[i].freed);
+    Shards[i].~Shard();
+  }
+  free(Shards);
+}
+
+uint64_t RecordTable::hash(uint64_t key) {
+  // A murmur-style finaliser: addresses differ mostly in their middle bits.
+  key ^= key >> 33;
+  key *= 0xff51afd7ed558ccdULL;
+  key ^= key >> 33;
+  key *= 0xc4ceb9fe1a85ec53ULL;
+  key ^= key >> 33;
+  return key;
+}
+
+RecordTable::Slot RecordTable::pack(const Record &r) {
+  uint64_t size = std::min<uint64_t>(r.size, kMaxRecordSize);
+  uint64_t thread = std::min<uint64_t>(r.thread, kMaxThread);
+  return Slot{r.key,
+              size | (static_cast<uint64_t>(r.space & 7) << 41) |
+                  (thread << 44) |
+                  (static_cast<uint64_t>(r.api & kMaxApi) << 54),
+              (r.serial & kMaxSerial) |
+                  (static_cast<uint64_t>(r.site & kMaxSite) << 40)};
+}
+
+Record RecordTable::unpack(const Slot &s) {
+  Record r;
+  r.key = s.key;
+  r.size = s.attributes & kMaxRecordSize;
+  r.space = static_cast<uint8_t>((s.attributes >> 41) & 7);
+  r.thread = static_cast<uint16_t>((s.attributes >> 44) & kMaxThread);
+  r.api = static_cast<uint16_t>((s.attributes >> 54) & kMaxApi);
+  r.serial = s.order & kMaxSerial;
+  r.site = static_cast<uint32_t>(s.order >> 40);
+  return r;
+}
+
+uint32_t RecordTable::home(uint64_t hash, uint32_t capacity) {
+  return static_cast<uint32_t>(
+      (static_cast<uint64_t>(static_cast<uint32_t>(hash)) * capacity) >> 32);
+}
+
+uint32_t RecordTable::distance(const Slot &slot, uint32_t index,
+                               uint32_t capacity) {
+  uint32_t start = home(hash(slot.key), capacity);
+  return index >= start ? index - start : index + capacity - start;
+}
+
+RecordTable::Shard &RecordTable::shardOf(uint64_t h) const {
+  return Shards[h >> 56];
+}
+
+long RecordTable::findIndex(const Shard &shard, uint64_t key, uint64_t h) {
+  if (shard.count == 0)
+    return -1;
+  uint32_t index = home(h, shard.capacity);
+  for (uint32_t d = 0;; ++d) {
+    const Slot &slot = shard.slots[index];
+    if (slot.key == key)
+      return index;
+    if (slot.key == 0 || distance(slot, index, shard.capacity) < d)
+      return -1;
+    if (++index == shard.capacity)
+      index = 0;
+  }
+}
+
+void RecordTable::insertSlot(Shard &shard, Slot slot) {
+  uint32_t index = home(hash(slot.key), shard.capacity);
+  for (uint32_t d = 0;; ++d) {
+    Slot &here = shard.slots[index];
+    if (here.key == 0) {
+      here = slot;
+      ++shard.count;
+      return;
+    }
+    uint32_t theirs = distance(here, index, shard.capacity);
+    if (theirs < d) { // Robin Hood: the richer slot moves on
+      std::swap(here, slot);
+      d = theirs;
+    }
+    if (++index == shard.capacity)
+      index = 0;
+  }
+}
+
+void RecordTable::eraseAt(Shard &shard, uint32_t index) {
+  // Backward-shift deletion: no tombstones, probe lengths stay short.
+  for (;;) {
+    uint32_t next = index + 1 == shard.capacity ? 0 : index + 1;
+    Slot &following = shard.slots[next];
+    if (following.key == 0 || distance(following, next, shard.capacity) == 0)
+      break;
+    shard.slots[index] = following;
+    index = next;
+  }
+  shard.slots[index] = Slot{0, 0, 0};
+  --shard.count;
+}
+
+void RecordTable::grow(Shard &shard) {
+  uint32_t capacity =
+      std::max<uint32_t>(16, shard.capacity + shard.capacity / 4 + 1);
+  Slot *old = shard.slots;
+  uint32_t oldCapacity = shard.capacity;
+  shard.slots = static_cast<Slot *>(calloc(capacity, sizeof(Slot)));
+  if (!shard.slots)
+    abort(); // out of host memory: nothing sensible left to do
+  shard.capacity = capacity;
+  shard.count = 0;
+  for (uint32_t i = 0; i < oldCapacity; ++i)
+    if (old[i].key)
+      insertSlot(shard, old[i]);
+  free(old);
+}
+
+RecordTable::AcquireResult
+RecordTable::acquire(const Record &record, bool refcounted, Record *previous) {
+  uint64_t h = hash(record.key);
+  Shard &shard = shardOf(h);
+  shard.lock();
+  long index = findIndex(shard, record.key, h);
+  AcquireResult result = AcquireResult::Inserted;
+  if (index >= 0) {
+    Slot &slot = shard.slots[index];
+    *previous = unpack(slot);
+    if (refcounted) {
+      Record counted = *previous;
+      counted.size = previous->size + 1;
+      slot = pack(counted);
+      result = AcquireResult::Referenced;
+    } else {
+      slot = pack(record);
+      result = AcquireResult::Replaced;
+    }
+  } else {
+    if ((shard.count + 1) * 10ULL > shard.capacity * 9ULL)
+      grow(shard);
+    Record inserted = record;
+    if (refcounted)
+      inserted.size = 1;
+    insertSlot(shard, pack(inserted));
+  }
+  shard.unlock();
+  return result;
+}
+
+RecordTable::TakeResult RecordTable::take(uint64_t key, bool refcounted,
+                                          Record *found) {
+  uint64_t h = hash(key);
+  Shard &shard = shardOf(h);
+  shard.lock();
+  long index = findIndex(shard, key, h);
+  TakeResult result = TakeResult::NotFound;
+  if (index >= 0) {
+    Slot &slot = shard.slots[index];
+    *found = unpack(slot);
+    if (refcounted && found->size > 1) {
+      Record counted = *found;
+      counted.size -= 1;
+      slot = pack(counted);
+      result = TakeResult::Dereferenced;
+    } else {
+      eraseAt(shard, static_cast<uint32_t>(index));
+      result = TakeResult::Taken;
+    }
+  }
+  shard.unlock();
+  return result;
+}
+
+void RecordTable::restore(const Record &record, TakeResult taken) {
+  uint64_t h = hash(record.key);
+  Shard &shard = shardOf(h);
+  shard.lock();
+  long index = findIndex(shard, record.key, h);
+  if (taken == TakeResult::Dereferenced && index >= 0) {
+    Record counted = unpack(shard.slots[index]);
+    counted.size += 1;
+    shard.slots[index] = pack(counted);
+  } else if (taken != TakeResult::NotFound) {
+    if (index >= 0) {
+      shard.slots[index] = pack(record);
+    } else {
+      if ((shard.count + 1) * 10ULL > shard.capacity * 9ULL)
+        grow(shard);
+      insertSlot(shard, pack(record));
+    }
+  }
+  shard.unlock();
+}
+
+void RecordTable::rememberRelease(const Record &acquired,
+                                  const FreedRecord &release) {
+  uint64_t h = hash(acquired.key);
+  Shard &shard = shardOf(h);
+  shard.lock();
+  if (!shard.freed)
+    shard.freed =
+        static_cast<FreedSlot *>(calloc(kFreedPerShard, sizeof(FreedSlot)));
+  if (shard.freed)
+    shard.freed[shard.freedNext++ % kFreedPerShard] = FreedSlot{
+        pack(acquired),
+        (release.serial & kMaxSerial) |
+            (static_cast<uint64_t>(release.site & kMaxSite) << 40),
+        static_cast<uint32_t>(release.api & kMaxApi) |
+            (static_cast<uint32_t>(std::min(release.thread, kMaxThread)) << 10),
+        0};
+  shard.unlock();
+}
+
+bool RecordTable::findFreed(uint64_t key, FreedRecord *freed) const {
+  uint64_t h = hash(key);
+  Shard &shard = shardOf(h);
+  shard.lock();
+  bool hit = false;
+  if (shard.freed) {
+    uint32_t remembered = std::min(shard.freedNext, kFreedPerShard);
+    for (uint32_t back = 1; back <= remembered && !hit; ++back) {
+      const FreedSlot &entry =
+          shard.freed[(shard.freedNext - back) % kFreedPerShard];
+      if (entry.acquired.key == key) {
+        freed->acquired = unpack(entry.acquired);
+        freed->serial = entry.order & kMaxSerial;
+        freed->site = static_cast<uint32_t>(entry.order >> 40);
+        freed->api = static_cast<uint16_t>(entry.caller & kMaxApi);
+        freed->thread =
+            static_cast<uint16_t>((entry.caller >> 10) & kMaxThread);
+        hit = true;
+      }
+    }
+  }
+  shard.unlock();
+  return hit;
+}
+
+bool RecordTable::find(uint64_t key, Record *record) const {
+  uint64_t h = hash(key);
+  Shard &shard = shardOf(h);
+  shard.lock();
+  long index = findIndex(shard, key, h);
+  if (index >= 0)
+    *record = unpack(shard.slots[index]);
+  shard.unlock();
+  return index >= 0;
+}
+
+std::vector<Record> RecordTable::snapshot() const {
+  std::vector<Record> records;
+  records.reserve(size());
+  for (unsigned i = 0; i < kShards; ++i) {
+    Shard &shard = Shards[i];
+    shard.lock();
+    for (uint32_t s = 0; s < shard.capacity; ++s)
+      if (shard.slots[s].key)
+        records.push_back(unpack(shard.slots[s]));
+    shard.unlock();
+  }
+  return records;
+}
+
+size_t RecordTable::size() const {
+  size_t total = 0;
+  for (unsigned i = 0; i < kShards; ++i)
+    total += __atomic_load_n(&Shards[i].count, __ATOMIC_RELAXED);
+  return total;
+}
+
+size_t RecordTable::memoryBytes() const {
+  size_t bytes = sizeof(Shard) * kShards;
+  for (unsigned i = 0; i < kShards; ++i) {
+    bytes += static_cast<size_t>(
+                 __atomic_load_n(&Shards[i].capacity, __ATOMIC_RELAXED)) *
+             sizeof(Slot);
+    if (__atomic_load_n(&Shards[i].freed, __ATOMIC_RELAXED))
+      bytes += kFreedPerShard * sizeof(FreedSlot);
+  }
+  return bytes;
+}
+
+void RecordTable::lockAll() {
+  for (unsigned i = 0; i < kShards; ++i)
+    Shards[i].lock();
+}
+
+void RecordTable::unlockAll() {
+  for (unsigned i = 0; i < kShards; ++i)
+    Shards[i].unlock();
+}
+
+} // namespace msledger

@@ -1,0 +1,136 @@
+//===- record_table.h - The ledger's table of live records ------*- C++ -*-===//
+//
+// Contract: a thread-safe map from a 64-bit key (an address, or a namespaced
+// handle; 0 is never a key) to a packed 24-byte record, built for the hot path
+// of every tracked call:
+//
+//   * 256 shards chosen by hash, each an open-addressed Robin Hood table under
+//     its own spin lock, so threads rarely meet; every operation is O(1)
+//     expected and takes one lock;
+//   * slots are the records themselves (key + 16 bytes), tables grow by 1.25x
+//     at 90% load, so live records cost 24-34 bytes each;
+//   * each shard remembers its last kFreedPerShard releases, which is how a
+//     double release is told from a release of something never seen.
+//
+// Records are copied in and out; nothing returned points into the table.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MSLEDGER_RUNTIME_RECORD_TABLE_H
+#define MSLEDGER_RUNTIME_RECORD_TABLE_H
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace msledger {
+
+/// One live acquisition, unpacked.
+struct Record {
+  uint64_t key = 0;
+  uint64_t size = 0; // bytes (41 bits, saturating), or the reference count of a
+                     // refcounted handle
+  uint64_t serial = 0; // 40 bits
+  uint32_t site = 0;   // site id (24 bits), 0 = unknown
+  uint16_t api = 0;    // catalog index (10 bits)
+  uint16_t thread = 0; // thread index (10 bits, saturating)
+  uint8_t space = 0;   // msledger_space (3 bits)
+};
+
+/// A release the table remembers, with the record it ended.
+struct FreedRecord {
+  Record acquired;
+  uint64_t serial = 0;
+  uint32_t site = 0;
+  uint16_t api = 0;
+  uint16_t thread = 0;
+};
+
+constexpr uint64_t kMaxRecordSize = (1ULL << 41) - 1;
+constexpr uint64_t kMaxSerial = (1ULL << 40) - 1;
+constexpr uint32_t kMaxSite = (1U << 24) - 1;
+constexpr uint16_t kMaxApi = (1U << 10) - 1;
+constexpr uint16_t kMaxThread = (1U << 10) - 1;
+
+class RecordTable {
+public:
+  static constexpr unsigned kShards = 256;
+  static constexpr unsigned kFreedPerShard = 64;
+
+  RecordTable();
+  ~RecordTable();
+  RecordTable(const RecordTable &) = delete;
+  RecordTable &operator=(const RecordTable &) = delete;
+
+  enum class AcquireResult { Inserted, Replaced, Referenced };
+  /// Inserts `record`. An existing record with the same key is replaced (its
+  /// release was never seen; *previous gets it) or, if `refcounted`, gets one
+  /// more reference and keeps its serial and site.
+  AcquireResult acquire(const Record &record, bool refcounted,
+                        Record *previous);
+
+  enum class TakeResult { Taken, Dereferenced, NotFound };
+  /// Takes `key` out before its release is attempted (so that the address,
+  /// once the real free has returned it, can be handed out and recorded
+  /// again): removes the record, or drops one reference of a refcounted record
+  /// that has more (Dereferenced). *found gets the record as it was.
+  TakeResult take(uint64_t key, bool refcounted, Record *found);
+  /// Puts back what take() took, after the real release failed.
+  void restore(const Record &record, TakeResult taken);
+  /// Remembers that `release` ended `acquired` (for double releases).
+  void rememberRelease(const Record &acquired, const FreedRecord &release);
+
+  /// The remembered release of `key`, most recent first.
+  bool findFreed(uint64_t key, FreedRecord *freed) const;
+  bool find(uint64_t key, Record *record) const;
+
+  /// Every live record, shard by shard (each shard consistent in itself).
+  std::vector<Record> snapshot() const;
+  size_t size() const;
+  /// Bytes the table holds from the heap, slots and release history included.
+  size_t memoryBytes() const;
+
+  /// For fork(): hold every shard so no record is half-written in the child.
+  void lockAll();
+  void unlockAll();
+
+private:
+  struct Slot {
+    uint64_t key;
+    uint64_t attributes; // size:41 space:3 thread:10 api:10
+    uint64_t order;      // serial:40 site:24
+  };
+  struct FreedSlot {
+    Slot acquired;
+    uint64_t order;  // release serial:40 site:24
+    uint32_t caller; // release api:10 thread:10
+    uint32_t unused;
+  };
+  struct alignas(64) Shard {
+    std::atomic<bool> locked{false};
+    uint32_t capacity = 0;
+    uint32_t count = 0;
+    uint32_t freedNext = 0;
+    Slot *slots = nullptr;
+    FreedSlot *freed = nullptr;
+    void lock();
+    void unlock() { locked.store(false, std::memory_order_release); }
+  };
+
+  static uint64_t hash(uint64_t key);
+  static Slot pack(const Record &record);
+  static Record unpack(const Slot &slot);
+  static uint32_t home(uint64_t hash, uint32_t capacity);
+  static uint32_t distance(const Slot &slot, uint32_t index, uint32_t capacity);
+  Shard &shardOf(uint64_t hash) const;
+  static long findIndex(const Shard &shard, uint64_t key, uint64_t hash);
+  static void insertSlot(Shard &shard, Slot slot);
+  static void eraseAt(Shard &shard, uint32_t index);
+  static void grow(Shard &shard);
+
+  Shard *Shards;
+};
+
+} // namespace msledger
+
+#endif

@@ -1,0 +1,462 @@
+//===- report.cpp - Leak and error reports, text and JSON
+//------------------===//
+#include "report.h"
+
+#include <boost/json.hpp>
+
+#include <algorithm>
+#include <charconv>
+#include <cstring>
+#include <map>
+#include <unistd.h>
+
+namespace json = boost::json;
+
+namespace msledger {
+
+namespace {
+
+const char *const kPrefix = "====== ";
+
+void appendNumber(std::string &out, uint64_t value) {
+  char digits[24];
+  auto end = std::to_chars(digits, digits + sizeof(digits), value).ptr;
+  out.append(digits, end);
+}
+
+void appendHex(std::string &out, uint64_t value) {
+  char digits[24];
+  auto end = std::to_chars(digits, digits + sizeof(digits), value, 16).ptr;
+  out += "0x";
+  out.append(digits, end);
+}
+
+void appendLocation(std::string &out, const msledger_site *site) {
+  if (site && site->file) {
+    out += site->file;
+    out += ':';
+    appendNumber(out, site->line);
+  } else {
+    out += "<unknown>:0";
+  }
+}
+
+void appendSerial(std::string &out, uint64_t serial) {
+  out += " (serialNo:";
+  appendNumber(out, serial);
+  out += ')';
+}
+
+/// "at 0x... " for addresses, "id N " for ids, nothing for handle-less APIs.
+void appendHandle(std::string &out, const FamilyInfo &family, uint64_t handle) {
+  if (!family.hasHandle)
+    return;
+  if (family.handleIsPointer) {
+    out += "at ";
+    appendHex(out, handle);
+  } else {
+    out += "id ";
+    appendNumber(out, handle);
+  }
+  out += ' ';
+}
+
+const char *article(const char *noun) {
+  return strchr("aeiouAEIOU", noun[0]) ? "an " : "a ";
+}
+
+struct Group {
+  uint32_t site;
+  uint16_t api;
+  uint8_t space;
+  uint64_t bytes = 0;
+  uint64_t count = 0;
+  uint64_t firstSerial = 0;
+};
+
+} // namespace
+
+const char *levelTitle(Level level) {
+  return level == Level::Device ? "device heap" : "CANN heap";
+}
+
+std::string location(const msledger_site *site) {
+  std::string out;
+  appendLocation(out, site);
+  return out;
+}
+
+std::string formatLeaks(const Ledger &ledger, Level level,
+                        std::vector<Record> &records, bool groupBySite,
+                        bool includeResources, bool titled,
+                        LeakTotals *totals) {
+  std::sort(
+      records.begin(), records.end(),
+      [](const Record &a, const Record &b) { return a.serial < b.serial; });
+  std::vector<const Record *> memory, resources;
+  for (const Record &record : records) {
+    const FamilyInfo &family = familyOf(record.api);
+    if (family.kind == Kind::Memory)
+      memory.push_back(&record);
+    else if (includeResources)
+      resources.push_back(&record);
+  }
+  std::string out;
+  if (memory.empty() && resources.empty())
+    return out;
+  out.reserve(memory.size() * 128 + resources.size() * 128 + 256);
+  if (titled) {
+    out += kPrefix;
+    out += "LeakCheck of the ";
+    out += levelTitle(level);
+    out += level == Level::Device ? " (driver calls)\n" : " (ACL calls)\n";
+  }
+  if (!memory.empty()) {
+    uint64_t bytes = 0;
+    out += "====== ERROR: LeakCheck: detected memory leaks\n\n";
+    if (groupBySite) {
+      std::map<std::tuple<uint32_t, uint16_t, uint8_t>, Group> groups;
+      for (const Record *r : memory) {
+        auto key = std::make_tuple(r->site, r->api, r->space);
+        auto it = groups.find(key);
+        if (it == groups.end())
+          it = groups
+                   .emplace(key,
+                            Group{r->site, r->api, r->space, 0, 0, r->serial})
+                   .first;
+        it->second.bytes += r->size;
+        it->second.count += 1;
+      }
+      std::vector<Group> ordered;
+      for (auto &entry : groups)
+        ordered.push_back(entry.second);
+      std::sort(ordered.begin(), ordered.end(),
+                [](const Group &a, const Group &b) {
+                  return a.bytes != b.bytes ? a.bytes > b.bytes
+                                            : a.firstSerial < b.firstSerial;
+                });
+      for (const Group &g : ordered) {
+        out += "======    Direct leak of ";
+        appendNumber(out, g.bytes);
+        out += " byte(s) in ";
+        appendNumber(out, g.count);
+        out += " allocation(s)\n======      on ";
+        out += spaceName(static_cast<Space>(g.space));
+        out += " allocated by ";
+        out += kApis[g.api].name;
+        out += " in ";
+        appendLocation(out, ledger.site(g.site));
+        out += " (first serialNo:";
+        appendNumber(out, g.firstSerial);
+        out += ")\n\n";
+        bytes += g.bytes;
+      }
+    } else {
+      for (const Record *r : memory) {
+        out += "======    Direct leak of ";
+        appendNumber(out, r->size);
+        out += " byte(s)\n======      at ";
+        appendHex(out, Ledger::handleOf(r->key));
+        out += " on ";
+        out += spaceName(static_cast<Space>(r->space));
+        out += " allocated in ";
+        appendLocation(out, ledger.site(r->site));
+        appendSerial(out, r->serial);
+        out += "\n\n";
+        bytes += r->size;
+      }
+    }
+    out += "====== SUMMARY: ";
+    appendNumber(out, bytes);
+    out += " byte(s) leaked in ";
+    appendNumber(out, memory.size());
+    out += " allocation(s)\n";
+    if (totals) {
+      totals->bytes += bytes;
+      totals->allocations += memory.size();
+    }
+  }
+  if (!resources.empty()) {
+    if (!memory.empty())
+      out += '\n';
+    out += "====== ERROR: LeakCheck: detected resource leaks\n\n";
+    std::vector<std::pair<const char *, uint64_t>>
+        kinds; // display name, count, in first-seen order
+    for (const Record *r : resources) {
+      const FamilyInfo &family = familyOf(r->api);
+      uint64_t handle = Ledger::handleOf(r->key);
+      out += "======    Leaked ";
+      out += family.display;
+      if (family.refcounted && r->size > 1) {
+        out += " (";
+        appendNumber(out, r->size);
+        out += " references)";
+      } else if (!family.refcounted && r->size) {
+        out += " of ";
+        appendNumber(out, r->size);
+        out += " byte(s)";
+      }
+      out += "\n======      ";
+      appendHandle(out, family, handle);
+      out += "acquired by ";
+      out += kApis[r->api].name;
+      out += " in ";
+      appendLocation(out, ledger.site(r->site));
+      appendSerial(out, r->serial);
+      out += "\n\n";
+      auto kind =
+          std::find_if(kinds.begin(), kinds.end(), [&](const auto &entry) {
+            return entry.first == family.display;
+          });
+      if (kind == kinds.end())
+        kinds.emplace_back(family.display, 1);
+      else
+        ++kind->second;
+    }
+    out += "====== SUMMARY: ";
+    appendNumber(out, resources.size());
+    out += " resource(s) leaked (";
+    for (size_t i = 0; i < kinds.size(); ++i) {
+      if (i)
+        out += ", ";
+      out += kinds[i].first;
+      out += ": ";
+      appendNumber(out, kinds[i].second);
+    }
+    out += ")\n";
+    if (totals)
+      totals->resources += resources.size();
+  }
+  return out;
+}
+
+std::string formatError(const Ledger &ledger, const ErrorEvent &error,
+                        bool titled) {
+  const ApiInfo &api = kApis[error.api];
+  const FamilyInfo &family = kFamilies[api.family];
+  std::string out = "====== ERROR: ";
+  bool memory = family.kind == Kind::Memory;
+  switch (error.kind) {
+  case ErrorKind::IllegalRelease:
+    if (memory) {
+      out += "illegal free()";
+    } else {
+      out += "illegal release: ";
+      out += api.name;
+      out += " of ";
+      out += article(family.display);
+      out += family.display;
+      out += " that was never acquired";
+    }
+    break;
+  case ErrorKind::DoubleRelease:
+    if (memory) {
+      out += "double free";
+    } else {
+      out += "double release: ";
+      out += api.name;
+      out += " of ";
+      out += article(family.display);
+      out += family.display;
+      out += " already released";
+    }
+    break;
+  case ErrorKind::MismatchedRelease: {
+    const ApiInfo &allocator = kApis[error.acquired.api];
+    out += "mismatched free: ";
+    out += api.name;
+    out += " on ";
+    out += kFamilies[allocator.family].display;
+    out += " allocated by ";
+    out += allocator.name;
+    break;
+  }
+  }
+  if (titled) {
+    out += " [";
+    out += levelTitle(family.level);
+    out += ']';
+  }
+  out += "\n======    ";
+  if (family.handleIsPointer) {
+    out += "at ";
+    appendHex(out, error.handle);
+  } else {
+    out += "id ";
+    appendNumber(out, error.handle);
+  }
+  Space space = error.hasAcquired ? static_cast<Space>(error.acquired.space)
+                                  : error.space;
+  if (space != Space::None) {
+    out += " on ";
+    out += spaceName(space);
+  }
+  out += "\n======    code in ";
+  appendLocation(out, ledger.site(error.site));
+  appendSerial(out, error.serial);
+  out += '\n';
+  if (error.hasPrevious) {
+    out += "======    ";
+    out += memory ? "freed before" : "released before";
+    out += " in ";
+    appendLocation(out, ledger.site(error.previous.site));
+    appendSerial(out, error.previous.serial);
+    out += '\n';
+  }
+  if (error.hasAcquired) {
+    out += "======    ";
+    out += memory ? "allocated in " : "acquired in ";
+    appendLocation(out, ledger.site(error.acquired.site));
+    appendSerial(out, error.acquired.serial);
+    out += '\n';
+  }
+  if (error.callFailed)
+    out += "======    the call returned an error\n";
+  out += '\n';
+  return out;
+}
+
+namespace {
+
+json::object siteJson(const Ledger &ledger, uint32_t id) {
+  json::object out;
+  const msledger_site *site = ledger.site(id);
+  out["file"] = site && site->file ? site->file : "<unknown>";
+  out["line"] = site ? site->line : 0;
+  out["column"] = site ? site->column : 0;
+  if (site) {
+    out["site_serial"] = site->serial;
+    if (site->function)
+      out["function"] = site->function;
+  } else {
+    out["site_serial"] = nullptr;
+  }
+  return out;
+}
+
+double milliseconds(uint64_t ns) { return static_cast<double>(ns) / 1e6; }
+
+std::string handleText(const FamilyInfo &family, uint64_t handle) {
+  std::string out;
+  if (family.handleIsPointer)
+    appendHex(out, handle);
+  else
+    appendNumber(out, handle);
+  return out;
+}
+
+json::object eventJson(const Ledger &ledger, unsigned api, uint64_t serial,
+                       uint32_t site, uint16_t thread) {
+  json::object out = siteJson(ledger, site);
+  out["callee"] = kApis[api].name;
+  out["serialNo"] = serial;
+  out["thread"] = thread;
+  out["time_ms"] = milliseconds(ledger.timeOfSerial(serial));
+  return out;
+}
+
+json::object recordJson(const Ledger &ledger, Level level, const Record &r) {
+  const FamilyInfo &family = familyOf(r.api);
+  json::object out = eventJson(ledger, r.api, r.serial, r.site, r.thread);
+  out["level"] = levelName(level);
+  out["family"] = family.name;
+  out["kind"] = family.kind == Kind::Memory ? "memory" : "resource";
+  out["handle"] = handleText(family, Ledger::handleOf(r.key));
+  if (family.refcounted)
+    out["references"] = r.size;
+  else
+    out["size"] = r.size;
+  out["space"] = spaceName(static_cast<Space>(r.space));
+  return out;
+}
+
+const char *errorKindName(ErrorKind kind) {
+  switch (kind) {
+  case ErrorKind::IllegalRelease:
+    return "illegal_release";
+  case ErrorKind::DoubleRelease:
+    return "double_release";
+  case ErrorKind::MismatchedRelease:
+    return "mismatched_release";
+  }
+  return "";
+}
+
+} // namespace
+
+std::string formatJson(const Ledger &ledger,
+                       const std::vector<Record> (&live)[2],
+                       const std::vector<ErrorEvent> &errors, bool final) {
+  json::object root;
+  root["tool"] = "msledger";
+  root["format"] = 1;
+  root["pid"] = getpid();
+  char exe[4096];
+  ssize_t length = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+  root["program"] = length > 0 ? std::string(exe, static_cast<size_t>(length))
+                               : std::string();
+  root["final"] = final;
+  root["started_unix_ms"] = ledger.startUnixMs();
+  json::array levels;
+  for (Level level : {Level::Device, Level::Cann})
+    if (ledger.tracking(level))
+      levels.emplace_back(levelName(level));
+  root["levels"] = std::move(levels);
+  json::array leaks, resources;
+  json::object summary;
+  for (Level level : {Level::Device, Level::Cann}) {
+    uint64_t bytes = 0, allocations = 0, handles = 0;
+    std::vector<Record> sorted = live[static_cast<int>(level)];
+    std::sort(
+        sorted.begin(), sorted.end(),
+        [](const Record &a, const Record &b) { return a.serial < b.serial; });
+    for (const Record &r : sorted) {
+      if (familyOf(r.api).kind == Kind::Memory) {
+        leaks.push_back(recordJson(ledger, level, r));
+        bytes += r.size;
+        ++allocations;
+      } else {
+        resources.push_back(recordJson(ledger, level, r));
+        ++handles;
+      }
+    }
+    if (ledger.tracking(level))
+      summary[levelName(level)] =
+          json::object{{"leaked_bytes", bytes},
+                       {"leaked_allocations", allocations},
+                       {"leaked_resources", handles}};
+  }
+  json::array errorList;
+  for (const ErrorEvent &e : errors) {
+    const FamilyInfo &family = familyOf(e.api);
+    json::object out = eventJson(ledger, e.api, e.serial, e.site, e.thread);
+    out["kind"] = errorKindName(e.kind);
+    out["level"] = levelName(family.level);
+    out["family"] = family.name;
+    out["handle"] = handleText(family, e.handle);
+    out["space"] = spaceName(
+        e.hasAcquired ? static_cast<Space>(e.acquired.space) : e.space);
+    out["call_failed"] = e.callFailed;
+    out["time_ms"] = milliseconds(e.timeNs);
+    if (e.hasAcquired) {
+      json::object acquired =
+          eventJson(ledger, e.acquired.api, e.acquired.serial, e.acquired.site,
+                    e.acquired.thread);
+      acquired["family"] = familyOf(e.acquired.api).name;
+      out["acquired"] = std::move(acquired);
+    }
+    if (e.hasPrevious)
+      out["previous_release"] =
+          eventJson(ledger, e.previous.api, e.previous.serial, e.previous.site,
+                    e.previous.thread);
+    errorList.push_back(std::move(out));
+  }
+  summary["errors"] = errors.size();
+  root["leaks"] = std::move(leaks);
+  root["resources"] = std::move(resources);
+  root["errors"] = std::move(errorList);
+  root["summary"] = std::move(summary);
+  return json::serialize(root) + "\n";
+}
+
+} // namespace msledger

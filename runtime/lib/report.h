@@ -1,0 +1,51 @@
+//===- report.h - Leak and error reports, text and JSON ---------*- C++ -*-===//
+//
+// Contract: formatting only, no bookkeeping. The text is byte for byte the
+// format CANN users know from msSanitizer:
+//
+//   ====== ERROR: LeakCheck: detected memory leaks
+//
+//   ======    Direct leak of 32768 byte(s)
+//   ======      at 0x124080024000 on GM allocated in main.cpp:55 (serialNo:0)
+//
+//   ====== SUMMARY: 32768 byte(s) leaked in 1 allocation(s)
+//
+// followed by a resource section in the same style; blocks come in serial
+// order (or, grouped by site, largest first). Nothing leaked: no text at all.
+// `titled` adds the level's name, used when both levels are checked.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MSLEDGER_RUNTIME_REPORT_H
+#define MSLEDGER_RUNTIME_REPORT_H
+
+#include "ledger.h"
+
+#include <string>
+#include <vector>
+
+namespace msledger {
+
+struct LeakTotals {
+  uint64_t bytes = 0;
+  uint64_t allocations = 0;
+  uint64_t resources = 0;
+};
+
+/// Sorts `records` by serial and formats the leak sections of `level`.
+std::string formatLeaks(const Ledger &ledger, Level level,
+                        std::vector<Record> &records, bool groupBySite,
+                        bool includeResources, bool titled, LeakTotals *totals);
+std::string formatError(const Ledger &ledger, const ErrorEvent &error,
+                        bool titled);
+/// The JSON document of a report (format in runtime/README.md).
+std::string formatJson(const Ledger &ledger,
+                       const std::vector<Record> (&live)[2],
+                       const std::vector<ErrorEvent> &errors, bool final);
+/// "file:line", or "<unknown>:0".
+std::string location(const msledger_site *site);
+/// What a level is called in titles: "device heap", "CANN heap".
+const char *levelTitle(Level level);
+
+} // namespace msledger
+
+#endif
