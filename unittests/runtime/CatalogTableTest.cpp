@@ -1,0 +1,46 @@
+//===- CatalogTableTest.cpp - the generated table is the catalog ----------===//
+//
+// The runtime's family table is generated from the catalog at build time;
+// this proves the generated table says what the catalog file says.
+//
+//===----------------------------------------------------------------------===//
+#include "catalog.h"
+#include "catalog_table.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+using namespace msledger;
+
+TEST(CatalogTable, MatchesTheCatalogFile) {
+  std::string error;
+  std::optional<Catalog> catalog = Catalog::load(MSLEDGER_CATALOG_PATH, &error);
+  ASSERT_TRUE(catalog) << error;
+  ASSERT_EQ(kNameSpaceCount, catalog->nameSpaces().size());
+  for (size_t i = 0; i < kNameSpaceCount; ++i)
+    EXPECT_EQ(kNameSpaces[i], catalog->nameSpaces()[i]);
+  ASSERT_EQ(kFamilyCount, catalog->families().size());
+  for (size_t i = 0; i < kFamilyCount; ++i) {
+    const Family &family = catalog->families()[i];
+    EXPECT_EQ(kFamilies[i].name, family.name);
+    EXPECT_EQ(kFamilies[i].display, family.display);
+    EXPECT_EQ(kFamilies[i].level, family.level);
+    EXPECT_EQ(kFamilies[i].kind, family.kind);
+    EXPECT_EQ(std::string(spaceName(kFamilies[i].space)), family.space);
+    EXPECT_EQ(kFamilies[i].nameSpace, family.nameSpaceIndex);
+    EXPECT_EQ(kFamilies[i].refcounted, family.refcounted);
+    EXPECT_EQ(kFamilies[i].handleIsPointer, family.handleIsPointer);
+    EXPECT_EQ(kFamilies[i].hasHandle, family.hasHandle);
+  }
+  ASSERT_EQ(kApiCount, catalog->functions().size());
+  for (size_t i = 0; i < kApiCount; ++i) {
+    const Function &function = catalog->functions()[i];
+    EXPECT_EQ(kApis[i].name, function.name);
+    EXPECT_EQ(kApis[i].role, function.role);
+    EXPECT_EQ(kApis[i].family, function.family);
+    EXPECT_EQ(apiIndex(function.name.c_str()), static_cast<int>(i));
+  }
+  EXPECT_EQ(apiIndex("malloc"), -1);
+  EXPECT_EQ(apiIndex(nullptr), -1);
+}

@@ -1,0 +1,195 @@
+//===- LedgerTest.cpp - events, errors and levels of the ledger -----------===//
+//
+// The ledger is one per process: each test uses handles of its own and checks
+// what its own events did.
+//
+//===----------------------------------------------------------------------===//
+#include "ledger.h"
+#include "interpose.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <thread>
+
+using namespace msledger;
+
+namespace {
+
+unsigned api(const char *name) {
+  int index = apiIndex(name);
+  EXPECT_GE(index, 0) << name;
+  return static_cast<unsigned>(index);
+}
+
+bool live(Level level, unsigned apiIndex, uint64_t handle,
+          Record *out = nullptr) {
+  Record record;
+  bool found =
+      Ledger::get().table(level).find(Ledger::keyOf(apiIndex, handle), &record);
+  if (out)
+    *out = record;
+  return found;
+}
+
+void release(const char *name, uint64_t handle, bool succeeded,
+             const msledger_site *site = nullptr) {
+  PendingRelease pending;
+  Ledger::get().beginRelease(api(name), handle, site, &pending);
+  Ledger::get().endRelease(pending, succeeded);
+}
+
+ErrorEvent lastError() {
+  std::vector<ErrorEvent> errors = Ledger::get().errors();
+  EXPECT_FALSE(errors.empty());
+  return errors.empty() ? ErrorEvent() : errors.back();
+}
+
+} // namespace
+
+TEST(Ledger, AcquireAndReleaseAtTheFamilysLevel) {
+  Ledger &ledger = Ledger::get();
+  ledger.acquire(api("aclrtMalloc"), 0x2000001000, 100, Space::GM, nullptr);
+  ledger.acquire(api("halMemAlloc"), 0x2000001000, 164, Space::GM, nullptr);
+  Record cann, device;
+  ASSERT_TRUE(live(Level::Cann, api("aclrtMalloc"), 0x2000001000, &cann));
+  ASSERT_TRUE(live(Level::Device, api("halMemAlloc"), 0x2000001000, &device));
+  EXPECT_EQ(cann.size, 100u);
+  EXPECT_EQ(device.size, 164u);
+  EXPECT_EQ(device.serial, cann.serial + 1) << "one counter for every event";
+  uint64_t errors = ledger.errorCount();
+  release("aclrtFree", 0x2000001000, true);
+  release("halMemFree", 0x2000001000, true);
+  EXPECT_FALSE(live(Level::Cann, api("aclrtMalloc"), 0x2000001000));
+  EXPECT_FALSE(live(Level::Device, api("halMemAlloc"), 0x2000001000));
+  EXPECT_EQ(ledger.errorCount(), errors);
+}
+
+TEST(Ledger, AFailedReleaseKeepsTheRecord) {
+  Ledger::get().acquire(api("aclrtMalloc"), 0x2000002000, 64, Space::GM,
+                        nullptr);
+  uint64_t errors = Ledger::get().errorCount();
+  release("aclrtFree", 0x2000002000, false);
+  EXPECT_TRUE(live(Level::Cann, api("aclrtMalloc"), 0x2000002000));
+  EXPECT_EQ(Ledger::get().errorCount(), errors)
+      << "a live pointer the API refused is not our error";
+  release("aclrtFree", 0x2000002000, true);
+}
+
+TEST(Ledger, IllegalDoubleAndMismatchedReleases) {
+  static const msledger_site site = {"test.cpp", 12, 3, 1, "aclrtFree", "f"};
+  release("aclrtFree", 0x2000003000, false, &site);
+  ErrorEvent error = lastError();
+  EXPECT_EQ(error.kind, ErrorKind::IllegalRelease);
+  EXPECT_EQ(error.handle, 0x2000003000u);
+  EXPECT_TRUE(error.callFailed);
+  ASSERT_NE(Ledger::get().site(error.site), nullptr);
+  EXPECT_STREQ(Ledger::get().site(error.site)->file, "test.cpp");
+
+  Ledger::get().acquire(api("aclrtMalloc"), 0x2000004000, 64, Space::GM,
+                        nullptr);
+  release("aclrtFree", 0x2000004000, true);
+  release("aclrtFree", 0x2000004000, false);
+  error = lastError();
+  EXPECT_EQ(error.kind, ErrorKind::DoubleRelease);
+  ASSERT_TRUE(error.hasPrevious && error.hasAcquired);
+  EXPECT_EQ(error.previous.api, api("aclrtFree"));
+  EXPECT_EQ(error.acquired.size, 64u);
+
+  Ledger::get().acquire(api("aclrtMalloc"), 0x2000005000, 64, Space::GM,
+                        nullptr);
+  release("acldvppFree", 0x2000005000, true);
+  error = lastError();
+  EXPECT_EQ(error.kind, ErrorKind::MismatchedRelease);
+  EXPECT_EQ(error.acquired.api, api("aclrtMalloc"));
+  EXPECT_FALSE(live(Level::Cann, api("aclrtMalloc"), 0x2000005000))
+      << "the memory is gone all the same";
+}
+
+TEST(Ledger, HandleNamespacesKeepFamiliesApart) {
+  // A channel description and its channel share an address; a device id and a
+  // model id may share a number. Neither collides.
+  Ledger::get().acquire(api("acldvppCreateChannelDesc"), 0x3000000100, 0,
+                        Space::None, nullptr);
+  Ledger::get().acquire(api("acldvppCreateChannel"), 0x3000000100, 0,
+                        Space::None, nullptr);
+  Ledger::get().acquire(api("aclrtSetDevice"), 5, 0, Space::None, nullptr);
+  Ledger::get().acquire(api("aclmdlLoadFromFile"), 5, 0, Space::None, nullptr);
+  EXPECT_TRUE(live(Level::Cann, api("acldvppCreateChannelDesc"), 0x3000000100));
+  EXPECT_TRUE(live(Level::Cann, api("acldvppCreateChannel"), 0x3000000100));
+  uint64_t errors = Ledger::get().errorCount();
+  release("acldvppDestroyChannel", 0x3000000100, true);
+  release("acldvppDestroyChannelDesc", 0x3000000100, true);
+  release("aclmdlUnload", 5, true);
+  EXPECT_TRUE(live(Level::Cann, api("aclrtSetDevice"), 5));
+  release("aclrtResetDevice", 5, true);
+  EXPECT_EQ(Ledger::get().errorCount(), errors);
+  EXPECT_NE(Ledger::keyOf(api("aclrtSetDevice"), 0), 0u)
+      << "device 0 is a valid key";
+  EXPECT_EQ(Ledger::keyOf(api("aclrtMalloc"), 0x1234), 0x1234u)
+      << "memory keys are addresses";
+}
+
+TEST(Ledger, RefcountedDevicesNeedEveryReset) {
+  Ledger::get().acquire(api("aclrtSetDevice"), 6, 0, Space::None, nullptr);
+  Ledger::get().acquire(api("aclrtSetDevice"), 6, 0, Space::None, nullptr);
+  release("aclrtResetDevice", 6, true);
+  Record record;
+  ASSERT_TRUE(live(Level::Cann, api("aclrtSetDevice"), 6, &record));
+  EXPECT_EQ(record.size, 1u);
+  release("aclrtResetDevice", 6, true);
+  EXPECT_FALSE(live(Level::Cann, api("aclrtSetDevice"), 6));
+  release("aclrtResetDevice", 6, false);
+  EXPECT_EQ(lastError().kind, ErrorKind::DoubleRelease);
+}
+
+TEST(Ledger, CallScopeTracksOnlyTheOutermostCallOfALevel) {
+  CallScope outer(api("aclrtMalloc"));
+  EXPECT_TRUE(outer.tracking());
+  {
+    CallScope inner(api("aclrtMallocCached"));
+    EXPECT_FALSE(inner.tracking())
+        << "an ACL call inside an ACL call is one event";
+    CallScope driver(api("halMemAlloc"));
+    EXPECT_TRUE(driver.tracking()) << "its driver calls are the device level's";
+  }
+  CallScope again(api("aclrtFree"));
+  EXPECT_FALSE(again.tracking());
+}
+
+TEST(Ledger, SpacesFromDriverFlags) {
+  EXPECT_EQ(spaceFromDriverFlag(1ULL << 10), Space::GM);
+  EXPECT_EQ(spaceFromDriverFlag((2ULL << 10) | 3), Space::Host);
+  EXPECT_EQ(spaceFromDriverFlag((3ULL << 10) | (33ULL << 56)), Space::DVPP);
+  EXPECT_EQ(spaceFromDriverFlag(0), Space::GM);
+}
+
+TEST(Ledger, SerialsAreUniqueAcrossThreads) {
+  const int threads = 4, events = 20000;
+  std::vector<std::thread> workers;
+  for (int t = 0; t < threads; ++t)
+    workers.emplace_back([t] {
+      for (int i = 0; i < events; ++i)
+        Ledger::get().acquire(apiIndex("aclrtMalloc"),
+                              0x4000000000ULL +
+                                  (static_cast<uint64_t>(t) << 32) + i * 16,
+                              16, Space::GM, nullptr);
+    });
+  for (auto &worker : workers)
+    worker.join();
+  std::set<uint64_t> serials;
+  size_t mine = 0;
+  for (const Record &r : Ledger::get().table(Level::Cann).snapshot())
+    if (Ledger::handleOf(r.key) >= 0x4000000000ULL &&
+        Ledger::handleOf(r.key) < 0x4400000000ULL) {
+      serials.insert(r.serial);
+      ++mine;
+    }
+  EXPECT_EQ(mine, static_cast<size_t>(threads * events));
+  EXPECT_EQ(serials.size(), mine);
+  for (int t = 0; t < threads; ++t)
+    for (int i = 0; i < events; ++i)
+      release("aclrtFree",
+              0x4000000000ULL + (static_cast<uint64_t>(t) << 32) + i * 16,
+              true);
+}

@@ -1,0 +1,83 @@
+//===- OptionsTest.cpp - MSLEDGER_OPTIONS parsing
+//--------------------------===//
+#include "options.h"
+
+#include <gtest/gtest.h>
+
+using namespace msledger;
+
+TEST(Options, DefaultsComeFromOptionsInc) {
+  Options options;
+  EXPECT_TRUE(options.check_device_heap);
+  EXPECT_TRUE(options.check_cann_heap);
+  EXPECT_TRUE(options.leak_check);
+  EXPECT_FALSE(options.group_by_site);
+  EXPECT_EQ(options.exitcode, 23);
+  EXPECT_EQ(options.log_level, "warn");
+  EXPECT_EQ(options.log_path, "");
+}
+
+TEST(Options, ParsesEveryType) {
+  Options options;
+  std::vector<std::string> problems;
+  options.parse("check_device_heap=no:leak_check=0:group_by_site=true:exitcode="
+                "-3:log_path=/tmp/x:log_level=info",
+                &problems);
+  EXPECT_TRUE(problems.empty()) << problems.front();
+  EXPECT_FALSE(options.check_device_heap);
+  EXPECT_FALSE(options.leak_check);
+  EXPECT_TRUE(options.group_by_site);
+  EXPECT_EQ(options.exitcode, -3);
+  EXPECT_EQ(options.log_path, "/tmp/x");
+  EXPECT_EQ(options.log_level, "info");
+}
+
+TEST(Options, LaterValuesWinAndQuotesProtectColons) {
+  Options options;
+  std::vector<std::string> problems;
+  options.parse(
+      "exitcode=1:exitcode=2:json_path=\"/a:b/c.json\":log_path='it''s'",
+      &problems);
+  EXPECT_TRUE(problems.empty());
+  EXPECT_EQ(options.exitcode, 2);
+  EXPECT_EQ(options.json_path, "/a:b/c.json");
+  EXPECT_EQ(options.log_path, "its");
+}
+
+TEST(Options, ProblemsAreNamedAndDefaultsKept) {
+  Options options;
+  std::vector<std::string> problems;
+  options.parse(
+      "bogus=1:leak_check=perhaps:exitcode=12x:lonely:log_level=loud::",
+      &problems);
+  ASSERT_EQ(problems.size(), 5u);
+  EXPECT_EQ(problems[0], "unknown option 'bogus'");
+  EXPECT_EQ(problems[1],
+            "option 'leak_check' expects a bool value, not 'perhaps'");
+  EXPECT_EQ(problems[2], "option 'exitcode' expects a int value, not '12x'");
+  EXPECT_EQ(problems[3], "option 'lonely' has no value (expected name=value)");
+  EXPECT_EQ(problems[4],
+            "option 'log_level' must be info, warn or error, not 'loud'");
+  EXPECT_TRUE(options.leak_check);
+  EXPECT_EQ(options.exitcode, 23);
+  EXPECT_EQ(options.log_level, "warn");
+  problems.clear();
+  options.parse("log_path=\"unterminated", &problems);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_EQ(problems[0], "unterminated quote in MSLEDGER_OPTIONS");
+}
+
+TEST(Options, HelpListsEveryOption) {
+  std::string help = Options::helpText();
+#define MSLEDGER_OPTION(type, name, value, text)                               \
+  EXPECT_NE(help.find("  " #name " (" #type), std::string::npos);
+#include "options.inc"
+#undef MSLEDGER_OPTION
+  EXPECT_NE(help.find("exitcode (int, default 23)"), std::string::npos);
+}
+
+TEST(Options, ExpandsPid) {
+  EXPECT_EQ(expandPid("/tmp/log.%p", 42), "/tmp/log.42");
+  EXPECT_EQ(expandPid("%p-%p", 7), "7-7");
+  EXPECT_EQ(expandPid("100%", 7), "100%");
+}

@@ -1,0 +1,202 @@
+//===- RecordTableTest.cpp - the ledger's live-record table ---------------===//
+#include "record_table.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <set>
+#include <thread>
+#include <unordered_map>
+
+using namespace msledger;
+
+namespace {
+
+Record record(uint64_t key, uint64_t size = 64, uint64_t serial = 1) {
+  Record r;
+  r.key = key;
+  r.size = size;
+  r.serial = serial;
+  r.site = 7;
+  r.api = 3;
+  r.thread = 2;
+  r.space = 1;
+  return r;
+}
+
+FreedRecord releaseEvent(uint64_t serial) {
+  FreedRecord event;
+  event.serial = serial;
+  event.api = 4;
+  event.site = 9;
+  event.thread = 5;
+  return event;
+}
+
+} // namespace
+
+TEST(RecordTable, PacksEveryFieldExactly) {
+  RecordTable table;
+  Record in = record(0x124080024000, (1ULL << 41) - 1, (1ULL << 40) - 1);
+  in.site = (1U << 24) - 1;
+  in.api = 1023;
+  in.thread = 1023;
+  in.space = 4;
+  Record previous;
+  EXPECT_EQ(table.acquire(in, false, &previous),
+            RecordTable::AcquireResult::Inserted);
+  Record out;
+  ASSERT_TRUE(table.find(in.key, &out));
+  EXPECT_EQ(out.size, in.size);
+  EXPECT_EQ(out.serial, in.serial);
+  EXPECT_EQ(out.site, in.site);
+  EXPECT_EQ(out.api, in.api);
+  EXPECT_EQ(out.thread, in.thread);
+  EXPECT_EQ(out.space, in.space);
+}
+
+TEST(RecordTable, SizesAndThreadsSaturate) {
+  RecordTable table;
+  Record in = record(0x10, 1ULL << 50);
+  in.thread = 5000;
+  Record previous, out;
+  table.acquire(in, false, &previous);
+  ASSERT_TRUE(table.find(0x10, &out));
+  EXPECT_EQ(out.size, kMaxRecordSize);
+  EXPECT_EQ(out.thread, kMaxThread);
+}
+
+TEST(RecordTable, TakeRemovesAndRestorePutsBack) {
+  RecordTable table;
+  Record previous, found;
+  table.acquire(record(0x1000), false, &previous);
+  EXPECT_EQ(table.take(0x1000, false, &found), RecordTable::TakeResult::Taken);
+  EXPECT_EQ(found.size, 64u);
+  EXPECT_EQ(table.size(), 0u);
+  EXPECT_EQ(table.take(0x1000, false, &found),
+            RecordTable::TakeResult::NotFound);
+  table.restore(found, RecordTable::TakeResult::Taken);
+  EXPECT_TRUE(table.find(0x1000, &found));
+  EXPECT_EQ(table.size(), 1u);
+}
+
+TEST(RecordTable, RefcountedRecordsCountReferences) {
+  RecordTable table;
+  Record previous, found;
+  EXPECT_EQ(table.acquire(record(0x5, 0, 1), true, &previous),
+            RecordTable::AcquireResult::Inserted);
+  EXPECT_EQ(table.acquire(record(0x5, 0, 2), true, &previous),
+            RecordTable::AcquireResult::Referenced);
+  ASSERT_TRUE(table.find(0x5, &found));
+  EXPECT_EQ(found.size, 2u) << "two references";
+  EXPECT_EQ(found.serial, 1u) << "the first acquisition is the one reported";
+  EXPECT_EQ(table.take(0x5, true, &found),
+            RecordTable::TakeResult::Dereferenced);
+  table.restore(found, RecordTable::TakeResult::Dereferenced);
+  ASSERT_TRUE(table.find(0x5, &found));
+  EXPECT_EQ(found.size, 2u) << "a failed release gives the reference back";
+  EXPECT_EQ(table.take(0x5, true, &found),
+            RecordTable::TakeResult::Dereferenced);
+  EXPECT_EQ(table.take(0x5, true, &found), RecordTable::TakeResult::Taken);
+  EXPECT_EQ(table.size(), 0u);
+}
+
+TEST(RecordTable, ReacquiringALiveKeyReplacesIt) {
+  RecordTable table;
+  Record previous;
+  table.acquire(record(0x9, 10, 1), false, &previous);
+  EXPECT_EQ(table.acquire(record(0x9, 20, 2), false, &previous),
+            RecordTable::AcquireResult::Replaced);
+  EXPECT_EQ(previous.size, 10u);
+  Record found;
+  table.find(0x9, &found);
+  EXPECT_EQ(found.size, 20u);
+  EXPECT_EQ(table.size(), 1u);
+}
+
+TEST(RecordTable, RemembersRecentReleases) {
+  RecordTable table;
+  Record previous, found;
+  table.acquire(record(0x77, 64, 10), false, &previous);
+  table.take(0x77, false, &found);
+  table.rememberRelease(found, releaseEvent(11));
+  FreedRecord freed;
+  ASSERT_TRUE(table.findFreed(0x77, &freed));
+  EXPECT_EQ(freed.serial, 11u);
+  EXPECT_EQ(freed.api, 4u);
+  EXPECT_EQ(freed.site, 9u);
+  EXPECT_EQ(freed.thread, 5u);
+  EXPECT_EQ(freed.acquired.serial, 10u);
+  EXPECT_EQ(freed.acquired.size, 64u);
+  EXPECT_FALSE(table.findFreed(0x78, &freed));
+}
+
+TEST(RecordTable, MatchesAReferenceMapUnderRandomWork) {
+  RecordTable table;
+  std::unordered_map<uint64_t, uint64_t> reference;
+  std::mt19937_64 random(7);
+  std::vector<uint64_t> keys;
+  for (int i = 0; i < 200000; ++i) {
+    if (keys.empty() || random() % 3) {
+      uint64_t key = (random() | 1) & 0x00007FFFFFFFFFF0ULL;
+      if (!key || reference.count(key))
+        continue;
+      Record previous;
+      table.acquire(record(key, key & 0xFFFF, i), false, &previous);
+      reference[key] = key & 0xFFFF;
+      keys.push_back(key);
+    } else {
+      size_t index = random() % keys.size();
+      Record found;
+      ASSERT_EQ(table.take(keys[index], false, &found),
+                RecordTable::TakeResult::Taken);
+      ASSERT_EQ(found.size, reference[keys[index]]);
+      reference.erase(keys[index]);
+      keys[index] = keys.back();
+      keys.pop_back();
+    }
+  }
+  EXPECT_EQ(table.size(), reference.size());
+  std::vector<Record> all = table.snapshot();
+  ASSERT_EQ(all.size(), reference.size());
+  for (const Record &r : all)
+    ASSERT_EQ(reference.at(r.key), r.size);
+}
+
+TEST(RecordTable, MemoryPerLiveRecordStaysSmall) {
+  RecordTable table;
+  Record previous;
+  const uint64_t live = 1000000;
+  for (uint64_t i = 1; i <= live; ++i)
+    table.acquire(record(0x124080000000ULL + i * 512), false, &previous);
+  double perRecord =
+      static_cast<double>(table.memoryBytes()) / static_cast<double>(live);
+  EXPECT_LE(perRecord, 36.0) << "24-byte slots at 72-90% load";
+  EXPECT_GE(perRecord, 24.0);
+}
+
+TEST(RecordTable, ConcurrentThreadsNeverLoseOrShareRecords) {
+  RecordTable table;
+  const int threads = 4, perThread = 50000;
+  std::vector<std::thread> workers;
+  for (int t = 0; t < threads; ++t)
+    workers.emplace_back([&table, t] {
+      for (int i = 0; i < perThread; ++i) {
+        uint64_t key =
+            (static_cast<uint64_t>(t + 1) << 40) | static_cast<uint64_t>(i + 1);
+        Record previous, found;
+        table.acquire(record(key, 1, i), false, &previous);
+        if (i % 2 == 0) {
+          ASSERT_EQ(table.take(key, false, &found),
+                    RecordTable::TakeResult::Taken);
+        }
+      }
+    });
+  for (auto &worker : workers)
+    worker.join();
+  EXPECT_EQ(table.size(), static_cast<size_t>(threads * perThread / 2));
+  std::set<uint64_t> keys;
+  for (const Record &r : table.snapshot())
+    keys.insert(r.key);
+  EXPECT_EQ(keys.size(), table.size());
+}
