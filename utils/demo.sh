@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The demo: the example application (utils/examples/vector_add) on the
-# simulated CANN device, watched with npu-smi as a CANN developer starts a
-# leak hunt: memory in use at the peak, and what is still held just before
-# the process exits, after every release the program makes.
+# The demo: the leak hunt on the example application (utils/examples/vector_add)
+# and the simulated CANN device. npu-smi shows the process still holding
+# device memory after every release it makes; step 1, msledger's device-level
+# check, confirms a leak at the driver level; step 2, the ACL-level check,
+# shows it is the application's own aclrtMalloc.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -55,6 +56,23 @@ if [[ $status -ne 0 ]]; then
   echo "vector_add failed with status $status" >&2
   exit "$status"
 fi
-echo "vector_add still held device memory after releasing everything it meant to: 33280 bytes on"
-echo "device 0, one 32768-byte aclrtMalloc (32800 bytes at the driver once ACL pads it, in 512-byte"
-echo "units). A leak. Which line made it? That is what msledger and msrewrite answer."
+echo "vector_add still held device memory after releasing everything it meant to: 33280 bytes"
+echo "on device 0 (the driver's 512-byte units). A leak -- but where?"
+
+msledger="$build/bin/msledger"
+run_step() { # title, msledger arguments...
+  local title="$1"
+  shift
+  echo
+  echo "== $title"
+  echo "\$ msledger $* $app_build/vector_add"
+  local status=0
+  "$msledger" "$@" "$app_build/vector_add" > /dev/null || status=$?
+  echo "(exit status $status: 23 means msledger found leaks)"
+}
+run_step "Step 1: is anything leaked at the driver level?" --check-device-heap=yes --leak-check=yes
+run_step "Step 2: is it the application's ACL calls?" --check-cann-heap=yes --leak-check=yes
+echo
+echo "32800 bytes at the driver are the application's 32768-byte aclrtMalloc, padded by ACL"
+echo "to (32768 + 32 + 31) / 32 * 32. Both read <unknown>:0: rewriting the sources with"
+echo "msrewrite (step 3) will name the file and line."

@@ -11,7 +11,7 @@
 namespace msledger {
 
 namespace {
-thread_local int Depth[2] = {0, 0};
+__attribute__((tls_model("initial-exec"))) thread_local int Depth[2] = {0, 0};
 }
 
 void *resolveNext(const char *name) {

@@ -22,7 +22,10 @@ namespace msledger {
 namespace {
 
 std::atomic<Ledger *> Instance{nullptr};
-thread_local uint16_t ThreadIndex = 0;
+// initial-exec: libmsledger is preloaded or linked, never dlopen'ed late, and
+// the general-dynamic model would make every event call __tls_get_addr.
+__attribute__((tls_model("initial-exec"))) thread_local uint16_t ThreadIndex =
+    0;
 
 void atforkPrepare() { Ledger::get().forkPrepare(); }
 void atforkParent() { Ledger::get().forkParent(); }
@@ -218,7 +221,8 @@ void Ledger::beginRelease(unsigned api, uint64_t handle,
   // The release's serial is taken now, before the real call can let another
   // thread be handed the same address: serials follow the real order.
   pending->event.serial = NextSerial.fetch_add(1, std::memory_order_relaxed);
-  pending->taken = Tables[level].take(key, family.refcounted, &pending->record);
+  pending->taken = Tables[level].take(key, family.refcounted, pending->event,
+                                      &pending->record);
 }
 
 void Ledger::endRelease(PendingRelease &pending, bool succeeded) {
@@ -227,6 +231,11 @@ void Ledger::endRelease(PendingRelease &pending, bool succeeded) {
   pending.active = false;
   const FamilyInfo &family = familyOf(pending.api);
   RecordTable &table = Tables[static_cast<int>(family.level)];
+  bool found = pending.taken != RecordTable::TakeResult::NotFound;
+  if (found && !succeeded)
+    table.restore(pending.record, pending.taken, pending.event);
+  if (found && kApis[pending.record.api].family == kApis[pending.api].family)
+    return; // the common case: a matching release
   ErrorEvent error;
   error.api = pending.api;
   error.handle = pending.handle;
@@ -235,13 +244,7 @@ void Ledger::endRelease(PendingRelease &pending, bool succeeded) {
   error.site = pending.event.site;
   error.thread = pending.event.thread;
   error.callFailed = !succeeded;
-  if (pending.taken != RecordTable::TakeResult::NotFound) {
-    if (!succeeded)
-      table.restore(pending.record, pending.taken);
-    else if (pending.taken == RecordTable::TakeResult::Taken)
-      table.rememberRelease(pending.record, pending.event);
-    if (kApis[pending.record.api].family == kApis[pending.api].family)
-      return;
+  if (found) {
     error.kind = ErrorKind::MismatchedRelease;
     error.hasAcquired = true;
     error.acquired = pending.record;

@@ -34,13 +34,10 @@ RecordTable::~RecordTable() {
 }
 
 uint64_t RecordTable::hash(uint64_t key) {
-  // A murmur-style finaliser: addresses differ mostly in their middle bits.
-  key ^= key >> 33;
-  key *= 0xff51afd7ed558ccdULL;
-  key ^= key >> 33;
-  key *= 0xc4ceb9fe1a85ec53ULL;
-  key ^= key >> 33;
-  return key;
+  // Fibonacci hashing: one multiply moves every bit of the key, alignment
+  // zeros included, into the high bits; the shard takes the top byte and the
+  // slot index the 32 bits below it (see home()).
+  return (key ^ (key >> 32)) * 0x9E3779B97F4A7C15ULL;
 }
 
 RecordTable::Slot RecordTable::pack(const Record &r) {
@@ -177,6 +174,7 @@ RecordTable::acquire(const Record &record, bool refcounted, Record *previous) {
 }
 
 RecordTable::TakeResult RecordTable::take(uint64_t key, bool refcounted,
+                                          const FreedRecord &release,
                                           Record *found) {
   uint64_t h = hash(key);
   Shard &shard = shardOf(h);
@@ -192,6 +190,7 @@ RecordTable::TakeResult RecordTable::take(uint64_t key, bool refcounted,
       slot = pack(counted);
       result = TakeResult::Dereferenced;
     } else {
+      remember(shard, slot, release);
       eraseAt(shard, static_cast<uint32_t>(index));
       result = TakeResult::Taken;
     }
@@ -200,7 +199,25 @@ RecordTable::TakeResult RecordTable::take(uint64_t key, bool refcounted,
   return result;
 }
 
-void RecordTable::restore(const Record &record, TakeResult taken) {
+void RecordTable::remember(Shard &shard, const Slot &ended,
+                           const FreedRecord &release) {
+  if (!shard.freed) {
+    shard.freed =
+        static_cast<FreedSlot *>(calloc(kFreedPerShard, sizeof(FreedSlot)));
+    if (!shard.freed)
+      return; // no history: a later double release reads as an illegal one
+  }
+  shard.freed[shard.freedNext++ % kFreedPerShard] = FreedSlot{
+      ended,
+      (release.serial & kMaxSerial) |
+          (static_cast<uint64_t>(release.site & kMaxSite) << 40),
+      static_cast<uint32_t>(release.api & kMaxApi) |
+          (static_cast<uint32_t>(std::min(release.thread, kMaxThread)) << 10),
+      0};
+}
+
+void RecordTable::restore(const Record &record, TakeResult taken,
+                          const FreedRecord &release) {
   uint64_t h = hash(record.key);
   Shard &shard = shardOf(h);
   shard.lock();
@@ -209,7 +226,7 @@ void RecordTable::restore(const Record &record, TakeResult taken) {
     Record counted = unpack(shard.slots[index]);
     counted.size += 1;
     shard.slots[index] = pack(counted);
-  } else if (taken != TakeResult::NotFound) {
+  } else if (taken == TakeResult::Taken) {
     if (index >= 0) {
       shard.slots[index] = pack(record);
     } else {
@@ -217,26 +234,13 @@ void RecordTable::restore(const Record &record, TakeResult taken) {
         grow(shard);
       insertSlot(shard, pack(record));
     }
+    uint64_t order = (release.serial & kMaxSerial) |
+                     (static_cast<uint64_t>(release.site & kMaxSite) << 40);
+    for (uint32_t i = 0; shard.freed && i < kFreedPerShard; ++i)
+      if (shard.freed[i].acquired.key == record.key &&
+          shard.freed[i].order == order)
+        shard.freed[i].acquired.key = 0;
   }
-  shard.unlock();
-}
-
-void RecordTable::rememberRelease(const Record &acquired,
-                                  const FreedRecord &release) {
-  uint64_t h = hash(acquired.key);
-  Shard &shard = shardOf(h);
-  shard.lock();
-  if (!shard.freed)
-    shard.freed =
-        static_cast<FreedSlot *>(calloc(kFreedPerShard, sizeof(FreedSlot)));
-  if (shard.freed)
-    shard.freed[shard.freedNext++ % kFreedPerShard] = FreedSlot{
-        pack(acquired),
-        (release.serial & kMaxSerial) |
-            (static_cast<uint64_t>(release.site & kMaxSite) << 40),
-        static_cast<uint32_t>(release.api & kMaxApi) |
-            (static_cast<uint32_t>(std::min(release.thread, kMaxThread)) << 10),
-        0};
   shard.unlock();
 }
 

@@ -72,13 +72,15 @@ public:
   enum class TakeResult { Taken, Dereferenced, NotFound };
   /// Takes `key` out before its release is attempted (so that the address,
   /// once the real free has returned it, can be handed out and recorded
-  /// again): removes the record, or drops one reference of a refcounted record
-  /// that has more (Dereferenced). *found gets the record as it was.
-  TakeResult take(uint64_t key, bool refcounted, Record *found);
-  /// Puts back what take() took, after the real release failed.
-  void restore(const Record &record, TakeResult taken);
-  /// Remembers that `release` ended `acquired` (for double releases).
-  void rememberRelease(const Record &acquired, const FreedRecord &release);
+  /// again): removes the record and remembers `release` as what ended it, or
+  /// drops one reference of a refcounted record that has more
+  /// (Dereferenced). *found gets the record as it was. One lock.
+  TakeResult take(uint64_t key, bool refcounted, const FreedRecord &release,
+                  Record *found);
+  /// Undoes take() after the real release failed: the record is back and
+  /// the release forgotten.
+  void restore(const Record &record, TakeResult taken,
+               const FreedRecord &release);
 
   /// The remembered release of `key`, most recent first.
   bool findFreed(uint64_t key, FreedRecord *freed) const;
@@ -127,6 +129,8 @@ private:
   static void insertSlot(Shard &shard, Slot slot);
   static void eraseAt(Shard &shard, uint32_t index);
   static void grow(Shard &shard);
+  static void remember(Shard &shard, const Slot &ended,
+                       const FreedRecord &release);
 
   Shard *Shards;
 };

@@ -70,14 +70,19 @@ TEST(RecordTable, TakeRemovesAndRestorePutsBack) {
   RecordTable table;
   Record previous, found;
   table.acquire(record(0x1000), false, &previous);
-  EXPECT_EQ(table.take(0x1000, false, &found), RecordTable::TakeResult::Taken);
+  EXPECT_EQ(table.take(0x1000, false, releaseEvent(100), &found),
+            RecordTable::TakeResult::Taken);
   EXPECT_EQ(found.size, 64u);
   EXPECT_EQ(table.size(), 0u);
-  EXPECT_EQ(table.take(0x1000, false, &found),
+  EXPECT_EQ(table.take(0x1000, false, releaseEvent(100), &found),
             RecordTable::TakeResult::NotFound);
-  table.restore(found, RecordTable::TakeResult::Taken);
+  FreedRecord freed;
+  EXPECT_TRUE(table.findFreed(0x1000, &freed));
+  table.restore(found, RecordTable::TakeResult::Taken, releaseEvent(100));
   EXPECT_TRUE(table.find(0x1000, &found));
   EXPECT_EQ(table.size(), 1u);
+  EXPECT_FALSE(table.findFreed(0x1000, &freed))
+      << "a failed release is forgotten";
 }
 
 TEST(RecordTable, RefcountedRecordsCountReferences) {
@@ -90,14 +95,16 @@ TEST(RecordTable, RefcountedRecordsCountReferences) {
   ASSERT_TRUE(table.find(0x5, &found));
   EXPECT_EQ(found.size, 2u) << "two references";
   EXPECT_EQ(found.serial, 1u) << "the first acquisition is the one reported";
-  EXPECT_EQ(table.take(0x5, true, &found),
+  EXPECT_EQ(table.take(0x5, true, releaseEvent(100), &found),
             RecordTable::TakeResult::Dereferenced);
-  table.restore(found, RecordTable::TakeResult::Dereferenced);
+  table.restore(found, RecordTable::TakeResult::Dereferenced,
+                releaseEvent(100));
   ASSERT_TRUE(table.find(0x5, &found));
   EXPECT_EQ(found.size, 2u) << "a failed release gives the reference back";
-  EXPECT_EQ(table.take(0x5, true, &found),
+  EXPECT_EQ(table.take(0x5, true, releaseEvent(100), &found),
             RecordTable::TakeResult::Dereferenced);
-  EXPECT_EQ(table.take(0x5, true, &found), RecordTable::TakeResult::Taken);
+  EXPECT_EQ(table.take(0x5, true, releaseEvent(100), &found),
+            RecordTable::TakeResult::Taken);
   EXPECT_EQ(table.size(), 0u);
 }
 
@@ -118,8 +125,7 @@ TEST(RecordTable, RemembersRecentReleases) {
   RecordTable table;
   Record previous, found;
   table.acquire(record(0x77, 64, 10), false, &previous);
-  table.take(0x77, false, &found);
-  table.rememberRelease(found, releaseEvent(11));
+  table.take(0x77, false, releaseEvent(11), &found);
   FreedRecord freed;
   ASSERT_TRUE(table.findFreed(0x77, &freed));
   EXPECT_EQ(freed.serial, 11u);
@@ -148,7 +154,7 @@ TEST(RecordTable, MatchesAReferenceMapUnderRandomWork) {
     } else {
       size_t index = random() % keys.size();
       Record found;
-      ASSERT_EQ(table.take(keys[index], false, &found),
+      ASSERT_EQ(table.take(keys[index], false, releaseEvent(100), &found),
                 RecordTable::TakeResult::Taken);
       ASSERT_EQ(found.size, reference[keys[index]]);
       reference.erase(keys[index]);
@@ -187,7 +193,7 @@ TEST(RecordTable, ConcurrentThreadsNeverLoseOrShareRecords) {
         Record previous, found;
         table.acquire(record(key, 1, i), false, &previous);
         if (i % 2 == 0) {
-          ASSERT_EQ(table.take(key, false, &found),
+          ASSERT_EQ(table.take(key, false, releaseEvent(100), &found),
                     RecordTable::TakeResult::Taken);
         }
       }

@@ -1,0 +1,111 @@
+//===- ledger_benchmark.cpp - what tracking costs
+//---------------------------===//
+//
+// Google Benchmark. Run through utils/benchmarks/run.py, which runs the Sim
+// benchmarks with and without libmsledger preloaded and prints the ratios.
+//
+//   SimPair/threads:N     aclrtMalloc + aclrtFree of 1 KiB on the simulated
+//                         device (tracked when libmsledger is preloaded)
+//   LedgerPair/threads:N  the ledger alone: one acquire and one release
+//   LiveRecords           ledger bytes per live allocation at 1,000,000
+//   Report1M              the leak report over 1,000,000 live allocations
+//
+//===----------------------------------------------------------------------===//
+#include "acl/acl.h"
+#include "ledger.h"
+#include "report.h"
+
+#include <benchmark/benchmark.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <mutex>
+
+using namespace msledger;
+
+namespace {
+
+aclrtContext simContext() {
+  static aclrtContext context = [] {
+    aclrtContext created = nullptr;
+    if (aclInit(nullptr) != ACL_SUCCESS || aclrtSetDevice(0) != ACL_SUCCESS ||
+        aclrtGetCurrentContext(&created) != ACL_SUCCESS)
+      abort();
+    return created;
+  }();
+  return context;
+}
+
+void SimPair(benchmark::State &state) {
+  aclrtSetCurrentContext(simContext());
+  for (auto _ : state) {
+    void *p = nullptr;
+    aclrtMalloc(&p, 1024, ACL_MEM_MALLOC_HUGE_FIRST);
+    benchmark::DoNotOptimize(p);
+    aclrtFree(p);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(SimPair)->Threads(1)->Threads(2)->UseRealTime();
+
+std::atomic<uint64_t> NextBase{0x6000000000ULL};
+
+void LedgerPair(benchmark::State &state) {
+  Ledger &ledger = Ledger::get();
+  const unsigned alloc = static_cast<unsigned>(apiIndex("aclrtMalloc"));
+  const unsigned release = static_cast<unsigned>(apiIndex("aclrtFree"));
+  // Each thread cycles through 4096 addresses of its own, as an allocator
+  // would.
+  uint64_t base = NextBase.fetch_add(1ULL << 32);
+  uint64_t i = 0;
+  for (auto _ : state) {
+    uint64_t address = base + ((i++ & 4095) << 9);
+    ledger.acquire(alloc, address, 1024, Space::GM, nullptr);
+    PendingRelease pending;
+    ledger.beginRelease(release, address, nullptr, &pending);
+    ledger.endRelease(pending, true);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(LedgerPair)->Threads(1)->Threads(2)->UseRealTime();
+
+void LiveRecords(benchmark::State &state) {
+  for (auto _ : state) {
+    RecordTable table;
+    Record record, previous;
+    for (uint64_t i = 1; i <= 1000000; ++i) {
+      record.key = 0x124080000000ULL + (i << 9);
+      record.size = 1024;
+      record.serial = i;
+      table.acquire(record, false, &previous);
+    }
+    state.counters["bytes_per_live_allocation"] =
+        static_cast<double>(table.memoryBytes()) / 1e6;
+  }
+}
+BENCHMARK(LiveRecords)->Unit(benchmark::kMillisecond)->Iterations(1);
+
+void Report1M(benchmark::State &state) {
+  Ledger &ledger = Ledger::get();
+  static std::once_flag populated;
+  std::call_once(populated, [&] {
+    const unsigned alloc = static_cast<unsigned>(apiIndex("aclrtMalloc"));
+    for (uint64_t i = 1; i <= 1000000; ++i)
+      ledger.acquire(alloc, 0x7000000000ULL + (i << 9), 1024, Space::GM,
+                     nullptr);
+  });
+  size_t bytes = 0;
+  for (auto _ : state) {
+    std::vector<Record> live = ledger.table(Level::Cann).snapshot();
+    std::string text =
+        formatLeaks(ledger, Level::Cann, live, false, true, false, nullptr);
+    bytes = text.size();
+    benchmark::DoNotOptimize(text.data());
+  }
+  state.counters["report_bytes"] = static_cast<double>(bytes);
+}
+BENCHMARK(Report1M)->Unit(benchmark::kMillisecond)->Iterations(3);
+
+} // namespace
+
+BENCHMARK_MAIN();

@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""Runs msledger's benchmarks and prints what tracking costs.
+
+Usage: utils/benchmarks/run.py [BUILD_DIR] [--repetitions N]
+
+Runs the simulated-device benchmark in alternating processes -- untracked,
+then with libmsledger preloaded (CANN level only, then both levels) -- N times
+each, so that the baseline is measured in the same run, and reports medians:
+ns added per aclrtMalloc+aclrtFree pair, two-thread scaling of the ledger,
+ledger bytes per live allocation and the time of a report over 1,000,000
+live allocations.
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+
+
+def run(binary, env_extra, bench_filter, repetitions):
+    env = dict(os.environ)
+    env.update(env_extra)
+    env.setdefault("MSSIM_RUN_DIR", "/tmp/mssim-benchmark")
+    out = subprocess.run([binary, "--benchmark_filter=" + bench_filter, "--benchmark_format=json",
+                          "--benchmark_min_time=0.3", "--benchmark_repetitions=%d" % repetitions,
+                          "--benchmark_report_aggregates_only=false"],
+                         env=env, capture_output=True, text=True, check=True).stdout
+    results = {}
+    for bench in json.loads(out)["benchmarks"]:
+        if bench.get("run_type") == "aggregate":
+            continue
+        results.setdefault(bench["run_name"], []).append(bench)
+    return results
+
+
+def median_ns_per_item(runs):
+    # real time per iteration is per thread; items/s covers all threads.
+    return statistics.median(1e9 / r["items_per_second"] for r in runs)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("build", nargs="?", default="build")
+    parser.add_argument("--repetitions", type=int, default=5)
+    args = parser.parse_args()
+    binary = os.path.join(args.build, "bin", "ledger_benchmark")
+    library = os.path.join(args.build, "lib", "libmsledger.so")
+    if not os.path.exists(binary):
+        sys.exit("run.py: %s not found: build first (utils/setup.sh)" % binary)
+
+    configs = [("untracked", {}),
+               ("tracked, CANN level", {"LD_PRELOAD": library,
+                                        "MSLEDGER_OPTIONS": "check_device_heap=0:leak_check=0:exitcode=0"}),
+               ("tracked, both levels", {"LD_PRELOAD": library,
+                                         "MSLEDGER_OPTIONS": "leak_check=0:exitcode=0"})]
+    sim = {name: {} for name, _ in configs}
+    for _ in range(args.repetitions):  # alternate, so that drift hits all alike
+        for name, env in configs:
+            for run_name, runs in run(binary, env, "SimPair", 1).items():
+                sim[name].setdefault(run_name, []).extend(runs)
+
+    print("Simulated device, aclrtMalloc + aclrtFree of 1 KiB (median of %d runs, ns per pair):" % args.repetitions)
+    for threads in ("SimPair/real_time/threads:1", "SimPair/real_time/threads:2"):
+        base = median_ns_per_item(sim["untracked"][threads])
+        line = "  %-28s untracked %7.1f" % (threads.replace("/real_time", ""), base)
+        for name, _ in configs[1:]:
+            value = median_ns_per_item(sim[name][threads])
+            line += " | %s %7.1f (+%.1f ns, %.2fx)" % (name, value, value - base, value / base)
+        print(line)
+
+    ledger = run(binary, {}, "LedgerPair|LiveRecords|Report1M", args.repetitions)
+    one = median_ns_per_item(ledger["LedgerPair/real_time/threads:1"])
+    two = median_ns_per_item(ledger["LedgerPair/real_time/threads:2"])
+    print("Ledger alone, one acquire + one release (median of %d):" % args.repetitions)
+    print("  1 thread %.1f ns per pair; 2 threads %.1f ns per pair overall: %.2fx the throughput"
+          % (one, two, one / two))
+    per = statistics.median(r["bytes_per_live_allocation"] for r in ledger["LiveRecords/iterations:1"])
+    print("Ledger memory at 1,000,000 live allocations: %.1f bytes per allocation" % per)
+    report = statistics.median(r["real_time"] for r in ledger["Report1M/iterations:3"])
+    size = ledger["Report1M/iterations:3"][0]["report_bytes"]
+    print("Report over 1,000,000 live allocations: %.0f ms (%.0f MB of text)" % (report, size / 1e6))
+
+
+if __name__ == "__main__":
+    main()
