@@ -176,15 +176,20 @@ uint64_t Ledger::timeOfSerial(uint64_t serial) const {
   return after == Checkpoints.end() ? nowNs() : after->second;
 }
 
+bool Ledger::trackedKey(unsigned api, uint64_t handle, int *level,
+                        uint64_t *key) const {
+  *level = static_cast<int>(familyOf(api).level);
+  *key = keyOf(api, handle);
+  return Enabled[*level] && *key != 0;
+}
+
 void Ledger::acquire(unsigned api, uint64_t handle, uint64_t size, Space space,
                      const msledger_site *site) {
+  int level;
+  uint64_t key;
+  if (!trackedKey(api, handle, &level, &key))
+    return;
   const FamilyInfo &family = familyOf(api);
-  int level = static_cast<int>(family.level);
-  if (!Enabled[level])
-    return;
-  uint64_t key = keyOf(api, handle);
-  if (key == 0)
-    return;
   Record record;
   record.key = key;
   record.size = size;
@@ -204,13 +209,11 @@ void Ledger::acquire(unsigned api, uint64_t handle, uint64_t size, Space space,
 void Ledger::beginRelease(unsigned api, uint64_t handle,
                           const msledger_site *site, PendingRelease *pending) {
   pending->active = false;
+  int level;
+  uint64_t key;
+  if (!trackedKey(api, handle, &level, &key))
+    return;
   const FamilyInfo &family = familyOf(api);
-  int level = static_cast<int>(family.level);
-  if (!Enabled[level])
-    return;
-  uint64_t key = keyOf(api, handle);
-  if (key == 0)
-    return;
   pending->active = true;
   pending->api = api;
   pending->handle = handle;
@@ -298,21 +301,28 @@ void Ledger::write(const std::string &text) {
   writeAll(2, text);
 }
 
-std::string Ledger::leakReport(bool final) const {
-  (void) final;
+std::vector<Record> Ledger::liveRecords(Level level) const {
+  if (!Enabled[static_cast<int>(level)])
+    return {};
+  std::vector<Record> live = Tables[static_cast<int>(level)].snapshot();
+  // After fork, what the parent held is the parent's to report.
+  live.erase(std::remove_if(
+                 live.begin(), live.end(),
+                 [this](const Record &r) { return r.serial < InheritedBelow; }),
+             live.end());
+  return live;
+}
+
+std::string Ledger::leakReport(std::vector<Record> (&live)[2],
+                               LeakTotals *totals) const {
   bool titled = Enabled[0] && Enabled[1];
   std::string out;
   for (Level level : {Level::Device, Level::Cann}) {
     if (!Enabled[static_cast<int>(level)])
       continue;
-    std::vector<Record> live = Tables[static_cast<int>(level)].snapshot();
-    live.erase(std::remove_if(live.begin(), live.end(),
-                              [this](const Record &r) {
-                                return r.serial < InheritedBelow;
-                              }),
-               live.end());
-    std::string section = formatLeaks(*this, level, live, Opts.group_by_site,
-                                      Opts.report_resources, titled, nullptr);
+    std::vector<Record> records = live[static_cast<int>(level)];
+    std::string section = formatLeaks(*this, level, records, Opts.group_by_site,
+                                      Opts.report_resources, titled, totals);
     if (!section.empty() && !out.empty())
       out += '\n';
     out += section;
@@ -321,7 +331,9 @@ std::string Ledger::leakReport(bool final) const {
 }
 
 void Ledger::reportNow() {
-  std::string text = leakReport(false);
+  std::vector<Record> live[2] = {liveRecords(Level::Device),
+                                 liveRecords(Level::Cann)};
+  std::string text = leakReport(live, nullptr);
   if (text.empty() && Opts.log_level == "info")
     text = "[msledger] pid " + std::to_string(getpid()) + ": nothing is live\n";
   if (!text.empty())
@@ -331,33 +343,12 @@ void Ledger::reportNow() {
 void Ledger::finish() {
   if (Finished.exchange(true))
     return;
-  std::vector<Record> live[2];
-  for (int level = 0; level < 2; ++level) {
-    if (!Enabled[level])
-      continue;
-    live[level] = Tables[level].snapshot();
-    live[level].erase(std::remove_if(live[level].begin(), live[level].end(),
-                                     [this](const Record &r) {
-                                       return r.serial < InheritedBelow;
-                                     }),
-                      live[level].end());
-  }
+  std::vector<Record> live[2] = {liveRecords(Level::Device),
+                                 liveRecords(Level::Cann)};
   bool leaked = false;
   if (Opts.leak_check) {
-    bool titled = Enabled[0] && Enabled[1];
-    std::string out;
     LeakTotals totals;
-    for (Level level : {Level::Device, Level::Cann}) {
-      if (!Enabled[static_cast<int>(level)])
-        continue;
-      std::vector<Record> records = live[static_cast<int>(level)];
-      std::string section =
-          formatLeaks(*this, level, records, Opts.group_by_site,
-                      Opts.report_resources, titled, &totals);
-      if (!section.empty() && !out.empty())
-        out += '\n';
-      out += section;
-    }
+    std::string out = leakReport(live, &totals);
     leaked = totals.allocations || totals.resources;
     if (!out.empty())
       write(out);

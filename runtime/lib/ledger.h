@@ -33,6 +33,8 @@
 
 namespace msledger {
 
+struct LeakTotals;
+
 enum class ErrorKind { IllegalRelease, DoubleRelease, MismatchedRelease };
 
 struct ErrorEvent {
@@ -114,7 +116,13 @@ private:
   void clockLoop();
   void reportError(ErrorEvent error);
   void write(const std::string &text);
-  std::string leakReport(bool final) const;
+  /// Whether `api` is tracked now, with the level and key of `handle`.
+  bool trackedKey(unsigned api, uint64_t handle, int *level,
+                  uint64_t *key) const;
+  /// The live records of `level` this process is to report.
+  std::vector<Record> liveRecords(Level level) const;
+  std::string leakReport(std::vector<Record> (&live)[2],
+                         LeakTotals *totals) const;
 
   Options Opts;
   bool Enabled[2] = {false, false};

@@ -65,6 +65,13 @@ const char *article(const char *noun) {
   return strchr("aeiouAEIOU", noun[0]) ? "an " : "a ";
 }
 
+/// "double release: aclrtDestroyStream of a stream already released"
+std::string releaseOf(const char *what, const ApiInfo &api,
+                      const FamilyInfo &family, const char *how) {
+  return std::string(what) + api.name + " of " + article(family.display) +
+         family.display + how;
+}
+
 struct Group {
   uint32_t site;
   uint16_t api;
@@ -238,28 +245,14 @@ std::string formatError(const Ledger &ledger, const ErrorEvent &error,
   bool memory = family.kind == Kind::Memory;
   switch (error.kind) {
   case ErrorKind::IllegalRelease:
-    if (memory) {
-      out += "illegal free()";
-    } else {
-      out += "illegal release: ";
-      out += api.name;
-      out += " of ";
-      out += article(family.display);
-      out += family.display;
-      out += " that was never acquired";
-    }
+    out += memory ? "illegal free()"
+                  : releaseOf("illegal release: ", api, family,
+                              " that was never acquired");
     break;
   case ErrorKind::DoubleRelease:
-    if (memory) {
-      out += "double free";
-    } else {
-      out += "double release: ";
-      out += api.name;
-      out += " of ";
-      out += article(family.display);
-      out += family.display;
-      out += " already released";
-    }
+    out += memory ? "double free"
+                  : releaseOf("double release: ", api, family,
+                              " already released");
     break;
   case ErrorKind::MismatchedRelease: {
     const ApiInfo &allocator = kApis[error.acquired.api];
