@@ -32,8 +32,8 @@ config.substitutions.append(
 config.substitutions.append(("%simcann", simcann))
 config.substitutions.append(("%npu-smi", os.path.join(config.msledger_bin_dir, "npu-smi")))
 config.substitutions.append(("%msledger", os.path.join(config.msledger_bin_dir, "msledger")))
-config.substitutions.append(("%ledger_link", "-I{0}/runtime/include -L{1}/lib -Wl,-rpath,{1}/lib -lmsledger".format(
-    config.msledger_src_root, config.msledger_obj_root)))
+config.substitutions.append(("%ledger_link", "{0} -L{1}/lib -Wl,-rpath,{1}/lib -lmsledger".format(
+    " ".join("-I" + d for d in config.msledger_include_dirs), config.msledger_obj_root)))
 config.substitutions.append(("%libmsledger", os.path.join(config.msledger_obj_root, "lib", "libmsledger.so")))
 config.substitutions.append(("%examples", os.path.join(config.msledger_src_root, "utils", "examples")))
 config.substitutions.append(("%cmake", config.cmake_command))

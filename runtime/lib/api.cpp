@@ -1,5 +1,6 @@
 //===- api.cpp - The public C interface (msledger/msledger.h)
 //--------------===//
+#include "interpose.h"
 #include "ledger.h"
 
 #include <cstdio>
@@ -67,6 +68,15 @@ __attribute__((visibility("default"))) void
 msledger_release_end(msledger_release *state, int succeeded) {
   PendingRelease *pending = reinterpret_cast<PendingRelease *>(state);
   Ledger::get().endRelease(*pending, succeeded != 0);
+}
+
+__attribute__((visibility("default"))) int msledger_api_interposed(int api) {
+  return api >= 0 && apiInterposed(static_cast<unsigned>(api));
+}
+
+__attribute__((visibility("default"))) void
+msledger_set_site(const msledger_site *site) {
+  setPendingSite(site);
 }
 
 __attribute__((visibility("default"))) void msledger_report(void) {

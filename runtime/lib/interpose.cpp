@@ -4,6 +4,7 @@
 
 #include "ledger.h"
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <dlfcn.h>
@@ -12,6 +13,37 @@ namespace msledger {
 
 namespace {
 __attribute__((tls_model("initial-exec"))) thread_local int Depth[2] = {0, 0};
+// The site a tracking wrapper named for the next call, and the site of the
+// ACL call in progress (for the driver calls it makes).
+__attribute__((tls_model(
+    "initial-exec"))) thread_local const msledger_site *PendingSite = nullptr;
+__attribute__((tls_model(
+    "initial-exec"))) thread_local const msledger_site *CurrentSite = nullptr;
+
+/// Per API: 0 not known yet, 1 interposed, 2 not.
+std::atomic<uint8_t> Interposed[1024];
+} // namespace
+
+void setPendingSite(const msledger_site *site) { PendingSite = site; }
+
+bool apiInterposed(unsigned api) {
+  if (api >= kApiCount)
+    return false;
+  uint8_t known = Interposed[api].load(std::memory_order_relaxed);
+  if (known)
+    return known == 1;
+  // Ours is interposed if the application's lookup finds our definition.
+  static void *self = [] {
+    Dl_info info;
+    if (!dladdr(reinterpret_cast<void *>(&resolveNext), &info) ||
+        !info.dli_fname)
+      return static_cast<void *>(nullptr);
+    return dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
+  }();
+  void *ours = self ? dlsym(self, kApis[api].name) : nullptr;
+  bool interposed = ours && dlsym(RTLD_DEFAULT, kApis[api].name) == ours;
+  Interposed[api].store(interposed ? 1 : 2, std::memory_order_relaxed);
+  return interposed;
 }
 
 void *resolveNext(const char *name) {
@@ -39,18 +71,33 @@ Space spaceFromDriverFlag(unsigned long long flag) {
 
 CallScope::CallScope(unsigned api)
     : Api(api), LevelIndex(static_cast<int>(familyOf(api).level)) {
-  Tracking =
-      Depth[LevelIndex]++ == 0 && Ledger::get().tracking(familyOf(api).level);
+  Outermost = Depth[LevelIndex]++ == 0;
+  Tracking = Outermost && Ledger::get().tracking(familyOf(api).level);
+  if (Outermost) {
+    // Attribution works even when this level is not checked: under
+    // --check-device-heap alone, the driver calls of a rewritten ACL call
+    // still carry the ACL call's site.
+    Site = PendingSite ? PendingSite : CurrentSite;
+    PendingSite = nullptr;
+    if (familyOf(api).level == Level::Cann) {
+      EnclosingSite = CurrentSite;
+      CurrentSite = Site;
+    }
+  }
 }
 
-CallScope::~CallScope() { --Depth[LevelIndex]; }
+CallScope::~CallScope() {
+  --Depth[LevelIndex];
+  if (Outermost && familyOf(Api).level == Level::Cann)
+    CurrentSite = EnclosingSite;
+}
 
 void CallScope::acquired(uint64_t handle, uint64_t size, Space space) {
-  Ledger::get().acquire(Api, handle, size, space, nullptr);
+  Ledger::get().acquire(Api, handle, size, space, Site);
 }
 
 void CallScope::releasing(uint64_t handle) {
-  Ledger::get().beginRelease(Api, handle, nullptr, &Pending);
+  Ledger::get().beginRelease(Api, handle, Site, &Pending);
 }
 
 void CallScope::released(bool succeeded) {

@@ -52,12 +52,25 @@ public:
   void releasing(uint64_t handle);
   void released(bool succeeded);
 
+  /// The site the event is attributed to: the one a tracking wrapper named
+  /// for this call, or, for a driver call made inside an ACL call, the ACL
+  /// call's.
+  const msledger_site *site() const { return Site; }
+
 private:
   unsigned Api;
   int LevelIndex;
   bool Tracking;
+  bool Outermost;
+  const msledger_site *Site = nullptr;
+  const msledger_site *EnclosingSite = nullptr;
   PendingRelease Pending;
 };
+
+/// Sets the site of the next catalog call on this thread (msledger_set_site).
+void setPendingSite(const msledger_site *site);
+/// Whether the application's calls to `api` reach our interposer.
+bool apiInterposed(unsigned api);
 
 } // namespace msledger
 

@@ -37,7 +37,7 @@ typedef struct msledger_site {
   const char *file;     /* relative to the project root */
   uint32_t line;        /* 1-based */
   uint32_t column;      /* 1-based */
-  uint32_t serial;      /* the site's serial number within its project */
+  uint64_t serial;      /* the site's serial number within its project */
   const char *callee;   /* the API called at this site, e.g. "aclrtMalloc" */
   const char *function; /* the enclosing function, or NULL */
 } msledger_site;
@@ -78,6 +78,17 @@ void msledger_release_end(msledger_release *state, int succeeded);
  * meanwhile (single-threaded code, or after the real call failed). */
 void msledger_record_release(int api, uint64_t handle, int succeeded,
                              const msledger_site *site);
+
+/*
+ * For msrewrite's wrappers (msledger/track.h). msledger_api_interposed() says
+ * whether the application's calls to `api` reach msledger's interposer (the
+ * library is preloaded, or linked ahead of the API's own library). If so, the
+ * wrapper names its site with msledger_set_site() and calls the API: the
+ * interposer records the event with that site, and attributes the driver
+ * calls the API makes to it too. If not, the wrapper records the event itself.
+ */
+int msledger_api_interposed(int api);
+void msledger_set_site(const msledger_site *site);
 
 /* Writes a leak report of what is live now, for every enabled level, to the
  * ledger's log (stderr or log_path), without stopping the process. */
