@@ -1,0 +1,212 @@
+//===- collect.cpp - Finding the catalog's calls in a translation unit
+//-----===//
+#include "collect.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+using namespace clang;
+
+namespace msledger {
+
+std::string normalisePath(const std::string &path) {
+  llvm::SmallString<256> absolute(path);
+  llvm::sys::fs::make_absolute(absolute);
+  llvm::sys::path::remove_dots(absolute, /*remove_dot_dot=*/true);
+  return std::string(absolute.str());
+}
+
+bool isUnder(const std::string &path, const std::string &root) {
+  return path.size() > root.size() && path.compare(0, root.size(), root) == 0;
+}
+
+namespace {
+
+class Collector : public RecursiveASTVisitor<Collector> {
+public:
+  Collector(ASTContext &context, const Catalog &catalog,
+            const std::string &root, TranslationUnitSites &out)
+      : Context(context), SM(context.getSourceManager()), Catalog_(catalog),
+        Root(root), Out(out) {}
+
+  bool shouldVisitTemplateInstantiations() const { return false; }
+  bool shouldVisitImplicitCode() const { return false; }
+
+  bool VisitCallExpr(CallExpr *call) {
+    const Expr *callee = call->getCallee()->IgnoreParenImpCasts();
+    std::string name;
+    SourceLocation nameLoc;
+    if (const auto *ref = dyn_cast<DeclRefExpr>(callee)) {
+      if (!isCatalogFunction(ref->getDecl()))
+        return true;
+      name = ref->getDecl()->getNameAsString();
+      nameLoc = ref->getLocation();
+    } else if (const auto *lookup = dyn_cast<UnresolvedLookupExpr>(callee)) {
+      // A dependent call in a template: found by name, as the compiler will.
+      name = lookup->getName().getAsString();
+      if (!Catalog_.findFunction(name) || lookup->getQualifier())
+        return true;
+      nameLoc = lookup->getNameLoc();
+    } else {
+      return true;
+    }
+    CallRefs.insert(callee);
+    record(call, name, nameLoc);
+    return true;
+  }
+
+  bool VisitDeclRefExpr(DeclRefExpr *ref) {
+    if (!isCatalogFunction(ref->getDecl()))
+      return true;
+    ValueRefs.push_back(ref);
+    return true;
+  }
+
+  void finish() {
+    // Uses that are not the callee of a call: a function pointer taken.
+    for (const DeclRefExpr *ref : ValueRefs) {
+      if (CallRefs.count(ref))
+        continue;
+      SourceLocation loc = SM.getSpellingLoc(ref->getLocation());
+      std::string file = fileOf(loc);
+      if (file.empty() || !isUnder(file, Root))
+        continue;
+      note(loc, ref->getDecl()->getNameAsString() +
+                    " is used as a value, not called: calls through the "
+                    "pointer are tracked by msledger's "
+                    "interposer, without a site");
+    }
+  }
+
+private:
+  bool isCatalogFunction(const ValueDecl *decl) {
+    const auto *function = dyn_cast_or_null<FunctionDecl>(decl);
+    if (!function ||
+        !function->getDeclContext()->getRedeclContext()->isTranslationUnit())
+      return false;
+    return function->getIdentifier() &&
+           Catalog_.findFunction(function->getName().str());
+  }
+
+  std::string fileOf(SourceLocation loc) {
+    FileID id = SM.getFileID(loc);
+    OptionalFileEntryRef entry = SM.getFileEntryRefForID(id);
+    if (!entry)
+      return "";
+    return normalisePath(std::string(entry->getName()));
+  }
+
+  void note(SourceLocation loc, const std::string &message) {
+    PresumedLoc presumed = SM.getPresumedLoc(loc);
+    std::string where = presumed.isValid()
+                            ? std::string(presumed.getFilename()) + ":" +
+                                  std::to_string(presumed.getLine()) + ":" +
+                                  std::to_string(presumed.getColumn())
+                            : "<unknown>";
+    Out.notes.push_back(where + ": note: " + message);
+  }
+
+  std::string enclosingFunction(const CallExpr *call) {
+    DynTypedNodeList parents = Context.getParents(*call);
+    while (!parents.empty()) {
+      if (const auto *function = parents[0].get<FunctionDecl>())
+        return function->getQualifiedNameAsString();
+      if (parents[0].get<LambdaExpr>())
+        return "lambda";
+      parents = Context.getParents(parents[0]);
+    }
+    return "";
+  }
+
+  void record(const CallExpr *call, const std::string &name,
+              SourceLocation nameLoc) {
+    SourceLocation nameSpelling = SM.getSpellingLoc(nameLoc);
+    std::string file = fileOf(nameSpelling);
+    if (file.empty() || !isUnder(file, Root)) {
+      ++Out.outsideRoot;
+      return;
+    }
+    // The '(' must follow the name in the same spelling: only then can both
+    // edits be made in one place, whatever macros the call went through.
+    const LangOptions &lang = Context.getLangOpts();
+    std::optional<Token> next = Lexer::findNextToken(nameSpelling, SM, lang);
+    while (next && next->is(tok::r_paren)) // (aclrtFree)(p)
+      next = Lexer::findNextToken(next->getLocation(), SM, lang);
+    if (!next || !next->is(tok::l_paren) ||
+        SM.getFileID(next->getLocation()) != SM.getFileID(nameSpelling)) {
+      note(nameSpelling, "call to " + name +
+                             " not rewritten: its name and its '(' come from "
+                             "different macro expansions; the "
+                             "interposer still tracks it, without a site");
+      return;
+    }
+    CallSite site;
+    site.callee = name;
+    site.nameOffset = SM.getFileOffset(nameSpelling);
+    site.parenOffset = SM.getFileOffset(next->getLocation());
+    site.hasArguments =
+        call->getNumArgs() > 0 || hasTokensBeforeRParen(next->getLocation());
+    site.line = SM.getSpellingLineNumber(nameSpelling);
+    site.column = SM.getSpellingColumnNumber(nameSpelling);
+    site.function = enclosingFunction(call);
+    bool invalid = false;
+    StringRef buffer = SM.getBufferData(SM.getFileID(nameSpelling), &invalid);
+    if (!invalid) {
+      size_t lineStart = buffer.rfind('\n', site.nameOffset);
+      lineStart = lineStart == StringRef::npos ? 0 : lineStart + 1;
+      size_t lineEnd = buffer.find('\n', site.nameOffset);
+      site.lineText =
+          buffer.substr(lineStart, lineEnd - lineStart).trim().str();
+      Out.contents.emplace(file, buffer.str());
+    }
+    Out.sites[file].push_back(std::move(site));
+  }
+
+  /// Default arguments aside, a call's arguments are the tokens between its
+  /// parentheses; a template's dependent call may not know them yet.
+  bool hasTokensBeforeRParen(SourceLocation lparen) {
+    std::optional<Token> next =
+        Lexer::findNextToken(lparen, SM, Context.getLangOpts());
+    return next && !next->is(tok::r_paren);
+  }
+
+  ASTContext &Context;
+  SourceManager &SM;
+  const Catalog &Catalog_;
+  std::string Root;
+  TranslationUnitSites &Out;
+  std::set<const Expr *> CallRefs;
+  std::vector<const DeclRefExpr *> ValueRefs;
+};
+
+class CollectorConsumer : public ASTConsumer {
+public:
+  CollectorConsumer(const Catalog &catalog, const std::string &root,
+                    TranslationUnitSites &out)
+      : Catalog_(catalog), Root(root), Out(out) {}
+  void HandleTranslationUnit(ASTContext &context) override {
+    Collector collector(context, Catalog_, Root, Out);
+    collector.TraverseDecl(context.getTranslationUnitDecl());
+    collector.finish();
+  }
+
+private:
+  const Catalog &Catalog_;
+  std::string Root;
+  TranslationUnitSites &Out;
+};
+
+} // namespace
+
+std::unique_ptr<ASTConsumer> makeCollector(const Catalog &catalog,
+                                           const std::string &root,
+                                           TranslationUnitSites &out) {
+  return std::make_unique<CollectorConsumer>(catalog, root, out);
+}
+
+} // namespace msledger

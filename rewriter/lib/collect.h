@@ -1,0 +1,48 @@
+//===- collect.h - Finding the catalog's calls in a translation unit -*- C++
+//-*-//
+//
+// Contract: an ASTConsumer that, for one translation unit, finds every call
+// to a catalog function (by name, at global scope: template patterns and
+// dependent calls included, each call once however many instantiations) and
+// every use of one that is not a call (its address taken). A call is
+// rewritable when its name and its '(' are spelled one after the other in one
+// file under the project root -- directly, in a macro argument, or in a macro
+// body; anything else is reported with the reason. Files outside the root
+// (system, CANN and msledger headers) are never touched.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MSLEDGER_REWRITER_COLLECT_H
+#define MSLEDGER_REWRITER_COLLECT_H
+
+#include "catalog.h"
+#include "instrument.h"
+
+#include "clang/AST/ASTConsumer.h"
+
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace msledger {
+
+/// What one translation unit contributed.
+struct TranslationUnitSites {
+  std::map<std::string, std::vector<CallSite>> sites; // absolute path -> calls
+  std::map<std::string, std::string> contents; // absolute path -> original text
+  std::vector<std::string> notes;              // "file:line:col: note: ..."
+  unsigned outsideRoot = 0;                    // calls in files we never touch
+};
+
+std::unique_ptr<clang::ASTConsumer> makeCollector(const Catalog &catalog,
+                                                  const std::string &root,
+                                                  TranslationUnitSites &out);
+
+/// `path` made absolute and normalised; `root` likewise, with a trailing '/'.
+std::string normalisePath(const std::string &path);
+bool isUnder(const std::string &path, const std::string &root);
+
+} // namespace msledger
+
+#endif

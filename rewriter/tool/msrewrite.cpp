@@ -1,0 +1,380 @@
+//===- msrewrite.cpp - Rewrites catalog calls to carry their sites
+//---------===//
+//
+// msrewrite -p BUILD_DIR [options] FILE...   (or --all for every file)
+//
+// Every call to a catalog API in the given translation units -- and in the
+// project's headers they include -- becomes a call to its tracking wrapper
+// with the call's site (msledger/track.h). Files are rewritten only under the
+// project root (--root, default the current directory), each written to a
+// temporary and renamed. See rewriter/README.md.
+//
+//===----------------------------------------------------------------------===//
+#include "catalog.h"
+#include "collect.h"
+#include "instrument.h"
+
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendAction.h"
+#include "clang/Tooling/ArgumentsAdjusters.h"
+#include "clang/Tooling/CommonOptionsParser.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <boost/json.hpp>
+
+#include <fstream>
+#include <mutex>
+#include <sstream>
+#include <sys/stat.h>
+#include <thread>
+#include <unistd.h>
+
+using namespace clang;
+using namespace clang::tooling;
+using namespace msledger;
+namespace cl = llvm::cl;
+
+#ifndef MSREWRITE_VERSION
+#define MSREWRITE_VERSION "0.1.0"
+#endif
+
+static cl::OptionCategory Category("msrewrite options");
+static cl::opt<bool> InPlace("i", cl::desc("Rewrite the files in place"),
+                             cl::cat(Category));
+static cl::opt<bool>
+    Diff("diff", cl::desc("Print a unified diff of the rewrite; write nothing"),
+         cl::cat(Category));
+static cl::opt<bool> Revert(
+    "revert",
+    cl::desc(
+        "Restore instrumented files under the root to their original bytes"),
+    cl::cat(Category));
+static cl::opt<bool>
+    RewriteAll("all", cl::desc("Rewrite every file of the compile database"),
+               cl::cat(Category));
+static cl::opt<std::string> Root(
+    "root",
+    cl::desc("The project root: only files under it are touched (default: .)"),
+    cl::value_desc("dir"), cl::cat(Category));
+static cl::opt<std::string>
+    ExportSites("export-sites",
+                cl::desc("Write the sites manifest (JSON) to this file"),
+                cl::value_desc("file"), cl::cat(Category));
+static cl::opt<unsigned>
+    Jobs("j", cl::desc("Translation units parsed in parallel (default 1)"),
+         cl::init(1), cl::cat(Category));
+static cl::opt<bool> PrintBuildFlags(
+    "print-build-flags",
+    cl::desc(
+        "Print the compiler and linker flags rewritten code needs, and exit"),
+    cl::cat(Category));
+
+namespace {
+
+std::mutex OutputMutex;
+
+void message(const std::string &text) {
+  std::lock_guard<std::mutex> lock(OutputMutex);
+  llvm::errs() << text << "\n";
+}
+
+std::string readFile(const std::string &path, bool *ok) {
+  std::ifstream file(path, std::ios::binary);
+  std::stringstream text;
+  text << file.rdbuf();
+  *ok = static_cast<bool>(file) || file.eof();
+  return text.str();
+}
+
+/// Writes `text` to a temporary next to `path`, with `path`'s mode, and
+/// renames it over `path`: readers see the old file or the new, never half.
+bool writeAtomically(const std::string &path, const std::string &text,
+                     std::string *error) {
+  struct stat st;
+  mode_t mode = stat(path.c_str(), &st) == 0 ? (st.st_mode & 07777) : 0644;
+  std::string temp = path + ".msrewrite-tmp";
+  {
+    std::ofstream file(temp, std::ios::binary | std::ios::trunc);
+    if (!(file << text) || !file.flush()) {
+      *error = "cannot write " + temp;
+      unlink(temp.c_str());
+      return false;
+    }
+  }
+  if (chmod(temp.c_str(), mode) != 0 ||
+      rename(temp.c_str(), path.c_str()) != 0) {
+    *error = "cannot replace " + path + ": " + strerror(errno);
+    unlink(temp.c_str());
+    return false;
+  }
+  return true;
+}
+
+std::string relativeTo(const std::string &path, const std::string &root) {
+  return path.substr(root.size());
+}
+
+/// The catalog next to the installed tool, or the source tree's.
+std::string builtInCatalog() {
+  std::string self = llvm::sys::fs::getMainExecutable(
+      "msrewrite", reinterpret_cast<void *>(&builtInCatalog));
+  llvm::SmallString<256> installed(
+      llvm::sys::path::parent_path(llvm::sys::path::parent_path(self)));
+  llvm::sys::path::append(installed, "share", "msledger", "cann.json");
+  if (llvm::sys::fs::exists(installed))
+    return std::string(installed.str());
+  return MSLEDGER_CATALOG_PATH;
+}
+
+class CollectAction : public ASTFrontendAction {
+public:
+  CollectAction(const Catalog &catalog, const std::string &root,
+                TranslationUnitSites &out, bool *failed)
+      : Catalog_(catalog), Root(root), Out(out), Failed(failed) {}
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &,
+                                                 StringRef) override {
+    return makeCollector(Catalog_, Root, Out);
+  }
+  void EndSourceFileAction() override {
+    if (getCompilerInstance().getDiagnostics().hasErrorOccurred())
+      *Failed = true;
+  }
+
+private:
+  const Catalog &Catalog_;
+  std::string Root;
+  TranslationUnitSites &Out;
+  bool *Failed;
+};
+
+/// Runs the collector over one file; false if it does not compile.
+bool collect(const CompilationDatabase &database, const std::string &file,
+             const Catalog &catalog, const std::string &root,
+             TranslationUnitSites &out) {
+  ClangTool tool(database, {file});
+  tool.appendArgumentsAdjuster(getClangStripOutputAdjuster());
+  tool.appendArgumentsAdjuster(getClangSyntaxOnlyAdjuster());
+  // The resource directory of the clang we were built with, found at
+  // configure time: builtin headers work from any install and any directory.
+  tool.appendArgumentsAdjuster(
+      getInsertArgumentAdjuster({"-resource-dir=" MSLEDGER_CLANG_RESOURCE_DIR,
+                                 "-w", "-Wno-unknown-warning-option"},
+                                ArgumentInsertPosition::END));
+  bool failed = false;
+  struct Factory : FrontendActionFactory {
+    const Catalog &C;
+    const std::string &R;
+    TranslationUnitSites &O;
+    bool *F;
+    Factory(const Catalog &c, const std::string &r, TranslationUnitSites &o,
+            bool *f)
+        : C(c), R(r), O(o), F(f) {}
+    std::unique_ptr<FrontendAction> create() override {
+      return std::make_unique<CollectAction>(C, R, O, F);
+    }
+  } factory(catalog, root, out, &failed);
+  int status = tool.run(&factory);
+  return status == 0 && !failed;
+}
+
+int revertAll(const std::string &root) {
+  unsigned reverted = 0, inexact = 0, failures = 0;
+  std::error_code ec;
+  for (llvm::sys::fs::recursive_directory_iterator it(root, ec), end;
+       it != end && !ec; it.increment(ec)) {
+    if (it->type() != llvm::sys::fs::file_type::regular_file)
+      continue;
+    std::string path = it->path();
+    bool ok = false;
+    std::string text = readFile(path, &ok);
+    if (!ok || !isInstrumented(text))
+      continue;
+    bool exact = false;
+    std::optional<std::string> original = revert(text, &exact);
+    std::string error;
+    if (!original || !writeAtomically(path, *original, &error)) {
+      message("msrewrite: error: cannot revert " + path +
+              (error.empty() ? "" : ": " + error));
+      ++failures;
+      continue;
+    }
+    ++reverted;
+    if (!exact) {
+      ++inexact;
+      message("msrewrite: warning: " + path +
+              " was edited after it was rewritten: the edits are kept, so it "
+              "differs from the original");
+    }
+  }
+  message("msrewrite: reverted " + std::to_string(reverted) + " file(s)" +
+          (inexact ? ", " + std::to_string(inexact) + " edited since" : "") +
+          (failures ? ", " + std::to_string(failures) + " failed" : ""));
+  return failures ? 1 : 0;
+}
+
+} // namespace
+
+int main(int argc, const char **argv) {
+  cl::SetVersionPrinter([](llvm::raw_ostream &out) {
+    out << "msrewrite " MSREWRITE_VERSION "\n";
+  });
+  for (int i = 1; i < argc; ++i)
+    if (std::string(argv[i]) == "--print-build-flags") {
+      llvm::outs() << MSLEDGER_BUILD_FLAGS << "\n";
+      return 0;
+    }
+  auto parser =
+      CommonOptionsParser::create(argc, argv, Category, cl::ZeroOrMore,
+                                  "Rewrites calls to the catalog's ACL, DVPP "
+                                  "and driver APIs so that msledger's\n"
+                                  "reports name their file and line.\n");
+  if (!parser) {
+    llvm::errs() << "msrewrite: " << llvm::toString(parser.takeError()) << "\n";
+    return 1;
+  }
+  std::string root = normalisePath(Root.empty() ? "." : std::string(Root));
+  if (!llvm::sys::fs::is_directory(root)) {
+    llvm::errs() << "msrewrite: error: the project root " << root
+                 << " is not a directory\n";
+    return 1;
+  }
+  root += "/";
+  if (Revert)
+    return revertAll(root);
+  int modes = InPlace + Diff;
+  if (modes != 1 && ExportSites.empty()) {
+    llvm::errs() << "msrewrite: error: choose what to do: -i (rewrite in "
+                    "place), --diff, --revert or "
+                    "--export-sites=FILE\n";
+    return 1;
+  }
+  std::string error;
+  std::optional<Catalog> catalog = Catalog::load(builtInCatalog(), &error);
+  if (!catalog) {
+    llvm::errs() << "msrewrite: error: " << error << "\n";
+    return 1;
+  }
+  CompilationDatabase &database = parser->getCompilations();
+  std::vector<std::string> files =
+      RewriteAll ? database.getAllFiles() : parser->getSourcePathList();
+  if (files.empty()) {
+    llvm::errs()
+        << "msrewrite: error: no files to rewrite (name them, or use --all)\n";
+    return 1;
+  }
+  for (const std::string &file : files)
+    if (database.getCompileCommands(file).empty()) {
+      llvm::errs() << "msrewrite: error: " << file
+                   << " is not in the compile database\n";
+      return 1;
+    }
+
+  // Parse the translation units, -j at a time; each contributes its sites.
+  std::vector<TranslationUnitSites> results(files.size());
+  std::vector<char> ok(files.size(), 0);
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    for (size_t i; (i = next.fetch_add(1)) < files.size();)
+      ok[i] = collect(database, files[i], *catalog, root, results[i]);
+  };
+  std::vector<std::thread> threads;
+  for (unsigned t = 1; t < std::max(1u, unsigned(Jobs)); ++t)
+    threads.emplace_back(worker);
+  worker();
+  for (auto &thread : threads)
+    thread.join();
+
+  std::map<std::string, std::vector<CallSite>> sites;
+  std::map<std::string, std::string> contents;
+  std::set<std::string> failedFiles;
+  unsigned outside = 0;
+  std::set<std::string> notes;
+  for (size_t i = 0; i < files.size(); ++i) {
+    if (!ok[i]) {
+      failedFiles.insert(normalisePath(files[i]));
+      message("msrewrite: error: " + files[i] +
+              " does not compile; it is left untouched");
+      continue;
+    }
+    for (auto &entry : results[i].sites)
+      sites[entry.first].insert(sites[entry.first].end(), entry.second.begin(),
+                                entry.second.end());
+    contents.insert(results[i].contents.begin(), results[i].contents.end());
+    notes.insert(results[i].notes.begin(), results[i].notes.end());
+    outside += results[i].outsideRoot;
+  }
+  for (const std::string &note : notes)
+    message(note);
+
+  // Plan every file first, write only when all can be written.
+  struct Planned {
+    std::string path, relative, before, after;
+    std::vector<CallSite> sites;
+  };
+  std::vector<Planned> plan;
+  unsigned already = 0, rewrittenSites = 0;
+  for (auto &entry : sites) {
+    const std::string &path = entry.first;
+    if (failedFiles.count(path))
+      continue;
+    const std::string &before = contents[path];
+    if (isInstrumented(before)) {
+      ++already;
+      message("msrewrite: note: " + path +
+              " is already instrumented; left as it is");
+      continue;
+    }
+    Planned planned{path, relativeTo(path, root), before, "", entry.second};
+    assignSerials(planned.relative, planned.sites);
+    planned.after = instrument(before, planned.relative, planned.sites);
+    rewrittenSites += planned.sites.size();
+    if (InPlace && access(path.c_str(), W_OK) != 0) {
+      llvm::errs() << "msrewrite: error: cannot write " << path << ": "
+                   << strerror(errno) << "; nothing was written\n";
+      return 1;
+    }
+    plan.push_back(std::move(planned));
+  }
+  for (const Planned &planned : plan) {
+    if (Diff)
+      llvm::outs() << unifiedDiff(planned.relative, planned.before,
+                                  planned.after);
+    if (InPlace && !writeAtomically(planned.path, planned.after, &error)) {
+      llvm::errs() << "msrewrite: error: " << error << "\n";
+      return 1;
+    }
+  }
+  if (!ExportSites.empty()) {
+    boost::json::array list;
+    for (const Planned &planned : plan)
+      for (const CallSite &site : planned.sites)
+        list.push_back(boost::json::object{{"serial", site.serial},
+                                           {"file", planned.relative},
+                                           {"line", site.line},
+                                           {"column", site.column},
+                                           {"callee", site.callee},
+                                           {"function", site.function},
+                                           {"text", site.lineText}});
+    boost::json::object manifest{{"tool", "msrewrite"},
+                                 {"format", 1},
+                                 {"root", root},
+                                 {"sites", std::move(list)}};
+    if (!writeAtomically(ExportSites, boost::json::serialize(manifest) + "\n",
+                         &error)) {
+      llvm::errs() << "msrewrite: error: " << error << "\n";
+      return 1;
+    }
+  }
+  message("msrewrite: " + std::string(InPlace ? "rewrote " : "would rewrite ") +
+          std::to_string(rewrittenSites) + " site(s) in " +
+          std::to_string(plan.size()) + " file(s); " + std::to_string(already) +
+          " already instrumented, " + std::to_string(notes.size()) +
+          " call(s) reported, " + std::to_string(failedFiles.size()) +
+          " file(s) failed to compile, " + std::to_string(outside) +
+          " call(s) outside the project root left alone");
+  return failedFiles.empty() ? 0 : 1;
+}
