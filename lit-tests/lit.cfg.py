@@ -5,8 +5,9 @@
 #                       simulated CANN device (warnings are errors)
 #   %simcann            the simulated toolkit (what ASCEND_HOME_PATH would be)
 #   %npu-smi            the simulated npu-smi
-#   %msledger           the launcher; %libmsledger the ledger library
+#   %msledger           the launcher; %preload its interposer library
 #   %ledger_link        flags to build against msledger/msledger.h and link libmsledger
+#   %msrewrite          the rewriter; %make_db writes a compile_commands.json
 #   %examples           utils/examples in the source tree
 #   %cmake              the CMake that configured this build
 #   %srcroot       the project's source tree
@@ -31,10 +32,13 @@ config.substitutions.append(
     ("%acl_cxx", "{} -std=c++17 -g -Wall -Wextra -Werror {} {}".format(config.cxx_compiler, include, link)))
 config.substitutions.append(("%simcann", simcann))
 config.substitutions.append(("%npu-smi", os.path.join(config.msledger_bin_dir, "npu-smi")))
+config.substitutions.append(("%msrewrite", os.path.join(config.msledger_bin_dir, "msrewrite")))
+config.substitutions.append(("%make_db", "python3 " + os.path.join(config.test_source_root, "rewriter", "Inputs",
+                                                                    "make_db.py")))
 config.substitutions.append(("%msledger", os.path.join(config.msledger_bin_dir, "msledger")))
 config.substitutions.append(("%ledger_link", "{0} -L{1}/lib -Wl,-rpath,{1}/lib -lmsledger".format(
     " ".join("-I" + d for d in config.msledger_include_dirs), config.msledger_obj_root)))
-config.substitutions.append(("%libmsledger", os.path.join(config.msledger_obj_root, "lib", "libmsledger.so")))
+config.substitutions.append(("%preload", os.path.join(config.msledger_obj_root, "lib", "libmsledger_preload.so")))
 config.substitutions.append(("%examples", os.path.join(config.msledger_src_root, "utils", "examples")))
 config.substitutions.append(("%cmake", config.cmake_command))
 config.substitutions.append(("%srcroot", config.msledger_src_root))

@@ -128,7 +128,9 @@ private:
     SourceLocation nameSpelling = SM.getSpellingLoc(nameLoc);
     std::string file = fileOf(nameSpelling);
     if (file.empty() || !isUnder(file, Root)) {
-      ++Out.outsideRoot;
+      if (file.find("/msledger/track.h") ==
+          std::string::npos) // our wrappers are not the user's calls
+        ++Out.outsideRoot;
       return;
     }
     // The '(' must follow the name in the same spelling: only then can both

@@ -12,12 +12,14 @@
 //===----------------------------------------------------------------------===//
 #include "catalog.h"
 #include "collect.h"
+#include "compile_db.h"
 #include "instrument.h"
 
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
-#include "clang/Tooling/CommonOptionsParser.h"
+#include "clang/Tooling/CommonOptionsParser.h" // ArgumentsAdjustingCompilations
+#include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -43,6 +45,19 @@ namespace cl = llvm::cl;
 #endif
 
 static cl::OptionCategory Category("msrewrite options");
+static cl::opt<std::string>
+    BuildPath("p", cl::desc("Build directory with compile_commands.json"),
+              cl::value_desc("build-dir"), cl::cat(Category));
+static cl::list<std::string> Sources(cl::Positional, cl::desc("[<file> ...]"),
+                                     cl::cat(Category));
+static cl::list<std::string>
+    ExtraArgs("extra-arg",
+              cl::desc("Extra argument to append to the compiler command"),
+              cl::cat(Category));
+static cl::list<std::string> ExtraArgsBefore(
+    "extra-arg-before",
+    cl::desc("Extra argument to prepend to the compiler command"),
+    cl::cat(Category));
 static cl::opt<bool> InPlace("i", cl::desc("Rewrite the files in place"),
                              cl::cat(Category));
 static cl::opt<bool>
@@ -160,10 +175,14 @@ bool collect(const CompilationDatabase &database, const std::string &file,
   tool.appendArgumentsAdjuster(getClangSyntaxOnlyAdjuster());
   // The resource directory of the clang we were built with, found at
   // configure time: builtin headers work from any install and any directory.
+  std::vector<std::string> extra = {
+      "-resource-dir=" MSLEDGER_CLANG_RESOURCE_DIR, "-w",
+      "-Wno-unknown-warning-option"};
+  // Files already rewritten include msledger/track.h.
+  for (const char *dir : {MSLEDGER_INCLUDE_DIR_LIST})
+    extra.push_back(std::string("-I") + dir);
   tool.appendArgumentsAdjuster(
-      getInsertArgumentAdjuster({"-resource-dir=" MSLEDGER_CLANG_RESOURCE_DIR,
-                                 "-w", "-Wno-unknown-warning-option"},
-                                ArgumentInsertPosition::END));
+      getInsertArgumentAdjuster(extra, ArgumentInsertPosition::END));
   bool failed = false;
   struct Factory : FrontendActionFactory {
     const Catalog &C;
@@ -227,15 +246,40 @@ int main(int argc, const char **argv) {
       llvm::outs() << MSLEDGER_BUILD_FLAGS << "\n";
       return 0;
     }
-  auto parser =
-      CommonOptionsParser::create(argc, argv, Category, cl::ZeroOrMore,
-                                  "Rewrites calls to the catalog's ACL, DVPP "
-                                  "and driver APIs so that msledger's\n"
-                                  "reports name their file and line.\n");
-  if (!parser) {
-    llvm::errs() << "msrewrite: " << llvm::toString(parser.takeError()) << "\n";
+  // Flags after "--" make a database of their own, as with clang-tidy.
+  std::string dbError;
+  std::unique_ptr<CompilationDatabase> fixed =
+      FixedCompilationDatabase::loadFromCommandLine(argc, argv, dbError);
+  cl::HideUnrelatedOptions(Category);
+  if (!cl::ParseCommandLineOptions(
+          argc, argv,
+          "Rewrites calls to the catalog's ACL, DVPP and driver APIs so that\n"
+          "msledger's reports name their file and line.\n",
+          &llvm::errs()))
+    return 1;
+  std::unique_ptr<CompilationDatabase> loaded;
+  const std::set<std::string> *dropped = nullptr;
+  if (fixed) {
+    loaded = std::move(fixed);
+  } else if (!BuildPath.empty()) {
+    std::unique_ptr<CompileDatabase> json =
+        CompileDatabase::load(BuildPath, &dbError);
+    if (!json) {
+      llvm::errs() << "msrewrite: error: " << dbError << "\n";
+      return 1;
+    }
+    dropped = &json->droppedFlags();
+    loaded = std::move(json);
+  } else if (!Revert) {
+    llvm::errs() << "msrewrite: error: give the build directory with -p "
+                    "BUILD_DIR (it holds "
+                    "compile_commands.json), or compiler flags after --\n";
     return 1;
   }
+  if (dropped)
+    for (const std::string &flag : *dropped)
+      llvm::errs() << "msrewrite: note: dropping the gcc-only flag " << flag
+                   << " for clang\n";
   std::string root = normalisePath(Root.empty() ? "." : std::string(Root));
   if (!llvm::sys::fs::is_directory(root)) {
     llvm::errs() << "msrewrite: error: the project root " << root
@@ -258,20 +302,32 @@ int main(int argc, const char **argv) {
     llvm::errs() << "msrewrite: error: " << error << "\n";
     return 1;
   }
-  CompilationDatabase &database = parser->getCompilations();
+  ArgumentsAdjustingCompilations database(std::move(loaded));
+  if (!ExtraArgsBefore.empty())
+    database.appendArgumentsAdjuster(getInsertArgumentAdjuster(
+        std::vector<std::string>(ExtraArgsBefore.begin(),
+                                 ExtraArgsBefore.end()),
+        ArgumentInsertPosition::BEGIN));
+  if (!ExtraArgs.empty())
+    database.appendArgumentsAdjuster(getInsertArgumentAdjuster(
+        std::vector<std::string>(ExtraArgs.begin(), ExtraArgs.end()),
+        ArgumentInsertPosition::END));
   std::vector<std::string> files =
-      RewriteAll ? database.getAllFiles() : parser->getSourcePathList();
+      RewriteAll ? database.getAllFiles()
+                 : std::vector<std::string>(Sources.begin(), Sources.end());
   if (files.empty()) {
     llvm::errs()
         << "msrewrite: error: no files to rewrite (name them, or use --all)\n";
     return 1;
   }
-  for (const std::string &file : files)
+  for (std::string &file : files) {
+    file = normalisePath(file); // the database knows files by absolute path
     if (database.getCompileCommands(file).empty()) {
       llvm::errs() << "msrewrite: error: " << file
                    << " is not in the compile database\n";
       return 1;
     }
+  }
 
   // Parse the translation units, -j at a time; each contributes its sites.
   std::vector<TranslationUnitSites> results(files.size());
@@ -309,6 +365,18 @@ int main(int argc, const char **argv) {
   }
   for (const std::string &note : notes)
     message(note);
+  unsigned already = 0;
+  for (const std::string &file : files) {
+    bool readable = false;
+    std::string text = readFile(file, &readable);
+    if (!failedFiles.count(file) && readable && isInstrumented(text)) {
+      ++already;
+      message(
+          "msrewrite: note: " + file +
+          " is already instrumented; left as it is (--revert, then rewrite, to "
+          "pick up calls added since)");
+    }
+  }
 
   // Plan every file first, write only when all can be written.
   struct Planned {
@@ -316,18 +384,14 @@ int main(int argc, const char **argv) {
     std::vector<CallSite> sites;
   };
   std::vector<Planned> plan;
-  unsigned already = 0, rewrittenSites = 0;
+  unsigned rewrittenSites = 0;
   for (auto &entry : sites) {
     const std::string &path = entry.first;
     if (failedFiles.count(path))
       continue;
     const std::string &before = contents[path];
-    if (isInstrumented(before)) {
-      ++already;
-      message("msrewrite: note: " + path +
-              " is already instrumented; left as it is");
-      continue;
-    }
+    if (isInstrumented(before))
+      continue; // the files named are counted above; headers stay as they are
     Planned planned{path, relativeTo(path, root), before, "", entry.second};
     assignSerials(planned.relative, planned.sites);
     planned.after = instrument(before, planned.relative, planned.sites);

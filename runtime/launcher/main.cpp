@@ -103,7 +103,7 @@ std::string libraryPath() {
   }
   std::string dir(self, static_cast<size_t>(length));
   dir = dir.substr(0, dir.rfind('/'));
-  std::string path = dir.substr(0, dir.rfind('/')) + "/lib/libmsledger.so";
+  std::string path = dir.substr(0, dir.rfind('/')) + "/lib/libmsledger_preload.so";
   if (access(path.c_str(), R_OK) != 0) {
     fprintf(stderr, "msledger: cannot find the ledger library %s: %s\n",
             path.c_str(), strerror(errno));

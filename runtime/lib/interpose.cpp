@@ -32,41 +32,14 @@ bool apiInterposed(unsigned api) {
   uint8_t known = Interposed[api].load(std::memory_order_relaxed);
   if (known)
     return known == 1;
-  // Ours is interposed if the application's lookup finds our definition.
-  static void *self = [] {
-    Dl_info info;
-    if (!dladdr(reinterpret_cast<void *>(&resolveNext), &info) ||
-        !info.dli_fname)
-      return static_cast<void *>(nullptr);
-    return dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
-  }();
+  // Interposed if the application's lookup finds the preload library's
+  // definition (it is loaded, and ahead of the API's own library). Looked up
+  // once per API: libraries loaded later do not change the answer.
+  static void *self = dlopen(kPreloadLibrary, RTLD_LAZY | RTLD_NOLOAD);
   void *ours = self ? dlsym(self, kApis[api].name) : nullptr;
   bool interposed = ours && dlsym(RTLD_DEFAULT, kApis[api].name) == ours;
   Interposed[api].store(interposed ? 1 : 2, std::memory_order_relaxed);
   return interposed;
-}
-
-void *resolveNext(const char *name) {
-  void *real = dlsym(RTLD_NEXT, name);
-  if (!real) {
-    const char *why = dlerror();
-    fprintf(stderr, "msledger: cannot find the real %s after libmsledger: %s\n",
-            name, why ? why : "not found");
-    abort();
-  }
-  return real;
-}
-
-Space spaceFromDriverFlag(unsigned long long flag) {
-  // Bits 10-13 of the flag: SVM 0, DEV 1, HOST 2, DVPP 3 (driver/ascend_hal.h).
-  switch ((flag >> 10) & 0xF) {
-  case 2:
-    return Space::Host;
-  case 3:
-    return Space::DVPP;
-  default:
-    return Space::GM;
-  }
 }
 
 CallScope::CallScope(unsigned api)

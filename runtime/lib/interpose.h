@@ -1,7 +1,8 @@
 //===- interpose.h - What the generated interposers stand on ---*- C++ -*-===//
 //
-// Contract: each generated interposer (interposers.cpp, from the catalog)
-// resolves the real function with resolveNext() once, opens a CallScope,
+// Contract: each generated interposer (interposers.cpp, from the catalog, in
+// libmsledger_preload.so) resolves the real function with resolveNext() once,
+// opens a CallScope (in libmsledger.so, whose ledger it reports to),
 // calls the real function and, if the scope is tracking, reports the event
 // to the ledger. A scope tracks only the outermost catalog call of its level
 // on the thread: an ACL call that calls other ACL calls internally is one
@@ -20,11 +21,13 @@
 #include <type_traits>
 
 #define MSLEDGER_INTERPOSER __attribute__((visibility("default")))
+#define MSLEDGER_EXPORT __attribute__((visibility("default")))
 
 namespace msledger {
 
-/// The next definition of `name` after libmsledger; aborts with a message if
-/// there is none (the application linked a function no library defines).
+/// The next definition of `name` after libmsledger_preload; aborts with a
+/// message if there is none (the application linked a function no library
+/// defines). In libmsledger_preload.so.
 void *resolveNext(const char *name);
 
 template <typename T> uint64_t handleValue(T *pointer) {
@@ -36,10 +39,15 @@ handleValue(T value) {
   return static_cast<uint64_t>(value);
 }
 
-/// The memory space a halMemAlloc flag asks for.
-Space spaceFromDriverFlag(unsigned long long flag);
+/// The memory space a halMemAlloc flag asks for: bits 10-13 of the flag are
+/// SVM 0, DEV 1, HOST 2, DVPP 3 (driver/ascend_hal.h).
+inline Space spaceFromDriverFlag(unsigned long long flag) {
+  unsigned type = static_cast<unsigned>((flag >> 10) & 0xF);
+  return type == 2 ? Space::Host : type == 3 ? Space::DVPP : Space::GM;
+}
 
-class CallScope {
+/// Exported from libmsledger.so for the interposers of libmsledger_preload.so.
+class MSLEDGER_EXPORT CallScope {
 public:
   explicit CallScope(unsigned api);
   ~CallScope();
@@ -69,8 +77,12 @@ private:
 
 /// Sets the site of the next catalog call on this thread (msledger_set_site).
 void setPendingSite(const msledger_site *site);
-/// Whether the application's calls to `api` reach our interposer.
+/// Whether the application's calls to `api` reach the interposer of
+/// libmsledger_preload.so (loaded by the launcher or LD_PRELOAD).
 bool apiInterposed(unsigned api);
+
+/// The soname of the interposer library.
+constexpr const char *kPreloadLibrary = "libmsledger_preload.so";
 
 } // namespace msledger
 

@@ -45,7 +45,7 @@ def main():
     parser.add_argument("--repetitions", type=int, default=5)
     args = parser.parse_args()
     binary = os.path.join(args.build, "bin", "ledger_benchmark")
-    library = os.path.join(args.build, "lib", "libmsledger.so")
+    library = os.path.join(args.build, "lib", "libmsledger_preload.so")
     if not os.path.exists(binary):
         sys.exit("run.py: %s not found: build first (utils/setup.sh)" % binary)
 
