@@ -74,5 +74,26 @@ run_step "Step 1: is anything leaked at the driver level?" --check-device-heap=y
 run_step "Step 2: is it the application's ACL calls?" --check-cann-heap=yes --leak-check=yes
 echo
 echo "32800 bytes at the driver are the application's 32768-byte aclrtMalloc, padded by ACL"
-echo "to (32768 + 32 + 31) / 32 * 32. Both read <unknown>:0: rewriting the sources with"
-echo "msrewrite (step 3) will name the file and line."
+echo "to (32768 + 32 + 31) / 32 * 32. Both read <unknown>:0 -- so, step 3: rewrite the sources."
+
+# Step 3 works on a copy of the example, so the checkout stays as it is.
+work="$build/examples/vector_add-instrumented"
+rm -rf "$work"
+mkdir -p "$work"
+cp "$root/utils/examples/vector_add/"* "$work/"
+echo
+echo "== Step 3: which line? Rewrite the calls, rebuild, run again (in a copy: $work)"
+flags="$("$build/bin/msrewrite" --print-build-flags)"
+ASCEND_HOME_PATH="$simcann" cmake -S "$work" -B "$work/build" -G Ninja > /dev/null
+echo "\$ msrewrite -p build -i main.cpp"
+(cd "$work" && "$build/bin/msrewrite" -p build -i main.cpp)
+echo "\$ cmake --build build   (with the flags of msrewrite --print-build-flags)"
+ASCEND_HOME_PATH="$simcann" cmake -S "$work" -B "$work/build" -G Ninja \
+  -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="$flags" > /dev/null
+cmake --build "$work/build" > /dev/null
+app_build="$work/build"
+run_step "Step 3, ACL level: the line of the leak" --check-cann-heap=yes --leak-check=yes
+run_step "Step 3, device level: the driver's 32800 bytes, attributed to the same line" \
+  --check-device-heap=yes --leak-check=yes
+echo
+echo "main.cpp:55 it is: the scratch buffer that is never freed. (msrewrite --revert undoes the rewrite.)"
