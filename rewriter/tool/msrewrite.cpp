@@ -396,10 +396,17 @@ int main(int argc, const char **argv) {
     assignSerials(planned.relative, planned.sites);
     planned.after = instrument(before, planned.relative, planned.sites);
     rewrittenSites += planned.sites.size();
-    if (InPlace && access(path.c_str(), W_OK) != 0) {
-      llvm::errs() << "msrewrite: error: cannot write " << path << ": "
-                   << strerror(errno) << "; nothing was written\n";
-      return 1;
+    if (InPlace) {
+      // Root may write anything; a file without write bits is still one its
+      // owner does not want changed.
+      struct stat st;
+      bool readOnly = access(path.c_str(), W_OK) != 0 ||
+                      (stat(path.c_str(), &st) == 0 && !(st.st_mode & 0222));
+      if (readOnly) {
+        llvm::errs() << "msrewrite: error: cannot write " << path
+                     << ": the file is read-only; nothing was written\n";
+        return 1;
+      }
     }
     plan.push_back(std::move(planned));
   }
