@@ -1,0 +1,128 @@
+//===- InstrumentTest.cpp - the text edits of msrewrite -------------------===//
+#include "instrument.h"
+
+#include <gtest/gtest.h>
+
+using namespace msledger;
+
+namespace {
+
+CallSite site(const std::string &text, const std::string &callee,
+              size_t occurrence = 0) {
+  size_t at = text.find(callee + "(");
+  for (size_t i = 0; i < occurrence; ++i)
+    at = text.find(callee + "(", at + 1);
+  CallSite s;
+  s.callee = callee;
+  s.nameOffset = static_cast<unsigned>(at);
+  s.parenOffset = static_cast<unsigned>(at + callee.size());
+  s.hasArguments = text[at + callee.size() + 1] != ')';
+  s.line = 1;
+  s.column = static_cast<unsigned>(at + 1);
+  return s;
+}
+
+} // namespace
+
+TEST(Instrument, RewritesCallsAndRevertsExactly) {
+  std::string original = "int f(void **p) {\n  aclrtMalloc(p, 8, 0); "
+                         "aclFinalize();\n  return 0;\n}\n";
+  std::vector<CallSite> sites = {site(original, "aclFinalize"),
+                                 site(original, "aclrtMalloc")};
+  assignSerials("src/f.c", sites);
+  ASSERT_EQ(sites.size(), 2u);
+  EXPECT_EQ(sites[0].callee, "aclrtMalloc") << "sorted by offset";
+  EXPECT_EQ(sites[1].serial, sites[0].serial + 1);
+  std::string rewritten = instrument(original, "src/f.c", sites);
+  EXPECT_TRUE(isInstrumented(rewritten));
+  EXPECT_FALSE(isInstrumented(original));
+  EXPECT_NE(rewritten.find("msledger_aclrtMalloc(&msledger_sites_"),
+            std::string::npos);
+  EXPECT_NE(
+      rewritten.find("[0], p, 8, 0); msledger_aclFinalize(&msledger_sites_"),
+      std::string::npos);
+  EXPECT_NE(rewritten.find("[1]);"), std::string::npos)
+      << "no comma without arguments";
+  EXPECT_NE(rewritten.find("\n#line 1\nint f(void **p) {\n"),
+            std::string::npos);
+  bool exact = false;
+  std::optional<std::string> back = revert(rewritten, &exact);
+  ASSERT_TRUE(back);
+  EXPECT_EQ(*back, original);
+  EXPECT_TRUE(exact);
+}
+
+TEST(Instrument, DuplicateSitesCollapse) {
+  std::string original = "void g() { aclrtFree(0); }\n";
+  std::vector<CallSite> sites = {site(original, "aclrtFree"),
+                                 site(original, "aclrtFree")};
+  assignSerials("g.cpp", sites);
+  EXPECT_EQ(sites.size(), 1u)
+      << "one call seen through two instantiations is one site";
+}
+
+TEST(Instrument, SerialsDependOnThePathOnly) {
+  std::string original = "void g() { aclrtFree(0); }\n";
+  std::vector<CallSite> a = {site(original, "aclrtFree")}, b = a, c = a;
+  assignSerials("x/g.cpp", a);
+  assignSerials("x/g.cpp", b);
+  assignSerials("y/g.cpp", c);
+  EXPECT_EQ(a[0].serial, b[0].serial);
+  EXPECT_NE(a[0].serial, c[0].serial);
+}
+
+TEST(Instrument, ParenthesisedCalleesAndCommentsSurviveTheRoundTrip) {
+  std::string original =
+      "void h(void *p) { (aclrtFree)(p); aclrtFree /* why */ (p); }\n";
+  CallSite first = site(original, "aclrtFree");
+  first.nameOffset = static_cast<unsigned>(original.find("aclrtFree"));
+  first.parenOffset = static_cast<unsigned>(original.find(")(p)") + 1);
+  first.hasArguments = true;
+  CallSite second;
+  second.callee = "aclrtFree";
+  second.nameOffset = static_cast<unsigned>(original.find("aclrtFree /*"));
+  second.parenOffset = static_cast<unsigned>(original.find("(p); }"));
+  second.hasArguments = true;
+  std::vector<CallSite> sites = {first, second};
+  assignSerials("h.c", sites);
+  std::string rewritten = instrument(original, "h.c", sites);
+  EXPECT_NE(rewritten.find("(msledger_aclrtFree)(&msledger_sites_"),
+            std::string::npos);
+  bool exact = false;
+  EXPECT_EQ(*revert(rewritten, &exact), original);
+  EXPECT_TRUE(exact);
+}
+
+TEST(Instrument, EditsAfterRewritingAreKeptButFlagged) {
+  std::string original = "void k() { aclFinalize(); }\n";
+  std::vector<CallSite> sites = {site(original, "aclFinalize")};
+  assignSerials("k.c", sites);
+  std::string rewritten =
+      instrument(original, "k.c", sites) + "// added later\n";
+  bool exact = true;
+  std::optional<std::string> back = revert(rewritten, &exact);
+  ASSERT_TRUE(back);
+  EXPECT_EQ(*back, original + "// added later\n");
+  EXPECT_FALSE(exact);
+  EXPECT_FALSE(revert(original, &exact))
+      << "not instrumented: nothing to revert";
+}
+
+TEST(Instrument, SiteTableQuotesPathsAndNamesTheFunction) {
+  std::string original = "void m() { aclFinalize(); }\n";
+  std::vector<CallSite> sites = {site(original, "aclFinalize")};
+  sites[0].function = "m";
+  assignSerials("dir with \"quote\".c", sites);
+  std::string rewritten = instrument(original, "dir with \"quote\".c", sites);
+  EXPECT_NE(rewritten.find("{\"dir with \\\"quote\\\".c\", 1, "),
+            std::string::npos)
+      << rewritten;
+  EXPECT_NE(rewritten.find("\"aclFinalize\", \"m\"}"), std::string::npos);
+}
+
+TEST(Instrument, UnifiedDiff) {
+  std::string before = "a\nb\nc\nd\n", after = "a\nB\nc\nd\ne\n";
+  EXPECT_EQ(unifiedDiff("f.txt", before, after),
+            "--- f.txt\n+++ f.txt\n@@ -1,4 +1,5 @@\n a\n-b\n+B\n c\n d\n+e\n");
+  EXPECT_EQ(unifiedDiff("f.txt", before, before), "--- f.txt\n+++ f.txt\n");
+}
