@@ -3,7 +3,6 @@
 #include "collect.h"
 
 #include "clang/AST/ASTContext.h"
-#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
@@ -36,6 +35,30 @@ public:
 
   bool shouldVisitTemplateInstantiations() const { return false; }
   bool shouldVisitImplicitCode() const { return false; }
+
+  bool TraverseDecl(Decl *decl) {
+    if (!decl)
+      return true;
+    // The standard library and other system headers hold no calls of the
+    // project's, and are most of a translation unit.
+    if (!isa<TranslationUnitDecl>(decl) && decl->getLocation().isValid() &&
+        SM.isInSystemHeader(SM.getExpansionLoc(decl->getLocation())))
+      return true;
+    auto *function = dyn_cast<FunctionDecl>(decl);
+    if (function)
+      Functions.push_back(function->getQualifiedNameAsString());
+    bool result = RecursiveASTVisitor::TraverseDecl(decl);
+    if (function)
+      Functions.pop_back();
+    return result;
+  }
+
+  bool TraverseLambdaExpr(LambdaExpr *lambda) {
+    Functions.push_back("lambda");
+    bool result = RecursiveASTVisitor::TraverseLambdaExpr(lambda);
+    Functions.pop_back();
+    return result;
+  }
 
   bool VisitCallExpr(CallExpr *call) {
     const Expr *callee = call->getCallee()->IgnoreParenImpCasts();
@@ -111,18 +134,6 @@ private:
     Out.notes.push_back(where + ": note: " + message);
   }
 
-  std::string enclosingFunction(const CallExpr *call) {
-    DynTypedNodeList parents = Context.getParents(*call);
-    while (!parents.empty()) {
-      if (const auto *function = parents[0].get<FunctionDecl>())
-        return function->getQualifiedNameAsString();
-      if (parents[0].get<LambdaExpr>())
-        return "lambda";
-      parents = Context.getParents(parents[0]);
-    }
-    return "";
-  }
-
   void record(const CallExpr *call, const std::string &name,
               SourceLocation nameLoc) {
     SourceLocation nameSpelling = SM.getSpellingLoc(nameLoc);
@@ -155,7 +166,7 @@ private:
         call->getNumArgs() > 0 || hasTokensBeforeRParen(next->getLocation());
     site.line = SM.getSpellingLineNumber(nameSpelling);
     site.column = SM.getSpellingColumnNumber(nameSpelling);
-    site.function = enclosingFunction(call);
+    site.function = Functions.empty() ? "" : Functions.back();
     bool invalid = false;
     StringRef buffer = SM.getBufferData(SM.getFileID(nameSpelling), &invalid);
     if (!invalid) {
@@ -183,6 +194,7 @@ private:
   std::string Root;
   TranslationUnitSites &Out;
   std::set<const Expr *> CallRefs;
+  std::vector<std::string> Functions; // enclosing functions, innermost last
   std::vector<const DeclRefExpr *> ValueRefs;
 };
 

@@ -146,31 +146,17 @@ std::vector<std::string> lines(const std::string &text) {
 
 } // namespace
 
-std::string unifiedDiff(const std::string &path, const std::string &before,
-                        const std::string &after) {
-  std::vector<std::string> a = lines(before), b = lines(after);
-  // Longest common subsequence, enough for the sizes of source files.
-  size_t n = a.size(), m = b.size();
-  std::vector<std::vector<unsigned>> lcs(n + 1,
-                                         std::vector<unsigned>(m + 1, 0));
-  for (size_t i = n; i-- > 0;)
-    for (size_t j = m; j-- > 0;)
-      lcs[i][j] = a[i] == b[j] ? lcs[i + 1][j + 1] + 1
-                               : std::max(lcs[i + 1][j], lcs[i][j + 1]);
-  struct Op {
-    char kind;
-    size_t i, j;
-  };
-  std::vector<Op> ops;
-  size_t i = 0, j = 0;
-  while (i < n || j < m) {
-    if (i < n && j < m && a[i] == b[j])
-      ops.push_back({' ', i++, j++});
-    else if (i < n && (j == m || lcs[i + 1][j] >= lcs[i][j + 1]))
-      ops.push_back({'-', i++, j}); // removals first, as diff -u prints them
-    else
-      ops.push_back({'+', i, j++});
-  }
+namespace {
+
+struct DiffOp {
+  char kind;   // ' ', '-', '+'
+  size_t i, j; // line indices into before and after
+};
+
+std::string formatHunks(const std::string &path,
+                        const std::vector<std::string> &a,
+                        const std::vector<std::string> &b,
+                        const std::vector<DiffOp> &ops) {
   std::ostringstream out;
   out << "--- " << path << "\n+++ " << path << "\n";
   const size_t context = 3;
@@ -179,24 +165,14 @@ std::string unifiedDiff(const std::string &path, const std::string &before,
       ++k;
       continue;
     }
+    // A hunk: this change, the changes less than 2 * context lines after it,
+    // and context lines around them.
     size_t start = k >= context ? k - context : 0;
-    size_t stop = k;
-    for (size_t last = k; stop < ops.size(); ++stop) {
-      if (ops[stop].kind != ' ')
-        last = stop;
-      else if (stop - last > 2 * context)
-        break;
-    }
-    size_t finish = std::min(ops.size(), stop);
-    while (finish > k && ops[finish - 1].kind == ' ' &&
-           finish - 1 > k + context) {
-      bool tail = true;
-      for (size_t t = finish - 1; t > finish - 1 - context && t > k; --t)
-        tail = tail && ops[t].kind == ' ';
-      if (!tail)
-        break;
-      --finish;
-    }
+    size_t last = k;
+    for (size_t t = k; t < ops.size() && t <= last + 2 * context; ++t)
+      if (ops[t].kind != ' ')
+        last = t;
+    size_t finish = std::min(ops.size(), last + 1 + context);
     size_t aStart = ops[start].i, bStart = ops[start].j, aCount = 0, bCount = 0;
     for (size_t t = start; t < finish; ++t) {
       aCount += ops[t].kind != '+';
@@ -213,6 +189,59 @@ std::string unifiedDiff(const std::string &path, const std::string &before,
     k = finish;
   }
   return out.str();
+}
+
+} // namespace
+
+std::string unifiedDiff(const std::string &path, const std::string &before,
+                        const std::string &after) {
+  std::vector<std::string> a = lines(before), b = lines(after);
+  // Longest common subsequence: quadratic, for small texts.
+  size_t n = a.size(), m = b.size();
+  std::vector<std::vector<unsigned>> lcs(n + 1,
+                                         std::vector<unsigned>(m + 1, 0));
+  for (size_t i = n; i-- > 0;)
+    for (size_t j = m; j-- > 0;)
+      lcs[i][j] = a[i] == b[j] ? lcs[i + 1][j + 1] + 1
+                               : std::max(lcs[i + 1][j], lcs[i][j + 1]);
+  std::vector<DiffOp> ops;
+  size_t i = 0, j = 0;
+  while (i < n || j < m) {
+    if (i < n && j < m && a[i] == b[j])
+      ops.push_back({' ', i++, j++});
+    else if (i < n && (j == m || lcs[i + 1][j] >= lcs[i][j + 1]))
+      ops.push_back({'-', i++, j}); // removals first, as diff -u prints them
+    else
+      ops.push_back({'+', i, j++});
+  }
+  return formatHunks(path, a, b, ops);
+}
+
+std::string instrumentationDiff(const std::string &path,
+                                const std::string &original,
+                                const std::string &instrumented) {
+  // The edits never add or remove a line of the original: after the
+  // prologue, line k of the result is line k of the original, edited or not.
+  // That makes the diff linear, however large the file.
+  size_t end = instrumented.find("\n#line 1\n");
+  if (end == std::string::npos)
+    return unifiedDiff(path, original, instrumented);
+  std::vector<std::string> a = lines(original), b = lines(instrumented);
+  size_t prologue = lines(instrumented.substr(0, end + 9)).size();
+  if (b.size() != prologue + a.size())
+    return unifiedDiff(path, original, instrumented);
+  std::vector<DiffOp> ops;
+  for (size_t j = 0; j < prologue; ++j)
+    ops.push_back({'+', 0, j});
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i] == b[prologue + i]) {
+      ops.push_back({' ', i, prologue + i});
+    } else {
+      ops.push_back({'-', i, prologue + i});
+      ops.push_back({'+', i + 1, prologue + i});
+    }
+  }
+  return formatHunks(path, a, b, ops);
 }
 
 } // namespace msledger

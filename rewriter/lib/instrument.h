@@ -56,9 +56,14 @@ std::string instrument(const std::string &original,
 /// to what the marker recorded (false: the file was edited after rewriting).
 std::optional<std::string> revert(const std::string &instrumented, bool *exact);
 
-/// A unified diff of two texts, as `diff -u` prints it.
+/// A unified diff of two texts, as `diff -u` prints it (quadratic: small
+/// texts).
 std::string unifiedDiff(const std::string &path, const std::string &before,
                         const std::string &after);
+/// The same diff of original and instrument()ed text, in linear time.
+std::string instrumentationDiff(const std::string &path,
+                                const std::string &original,
+                                const std::string &instrumented);
 
 } // namespace msledger
 

@@ -412,8 +412,8 @@ int main(int argc, const char **argv) {
   }
   for (const Planned &planned : plan) {
     if (Diff)
-      llvm::outs() << unifiedDiff(planned.relative, planned.before,
-                                  planned.after);
+      llvm::outs() << instrumentationDiff(planned.relative, planned.before,
+                                          planned.after);
     if (InPlace && !writeAtomically(planned.path, planned.after, &error)) {
       llvm::errs() << "msrewrite: error: " << error << "\n";
       return 1;

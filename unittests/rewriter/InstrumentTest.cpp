@@ -120,6 +120,31 @@ TEST(Instrument, SiteTableQuotesPathsAndNamesTheFunction) {
   EXPECT_NE(rewritten.find("\"aclFinalize\", \"m\"}"), std::string::npos);
 }
 
+TEST(Instrument, TheLinearDiffEqualsTheGeneralOne) {
+  std::string original;
+  std::vector<size_t> calls;
+  for (int i = 0; i < 40; ++i) {
+    if (i % 7 == 3) {
+      calls.push_back(original.size() + 2);
+      original += "  aclFinalize();\n";
+    } else {
+      original += "  int x" + std::to_string(i) + " = 0;\n";
+    }
+  }
+  std::vector<CallSite> sites;
+  for (size_t at : calls) {
+    CallSite s;
+    s.callee = "aclFinalize";
+    s.nameOffset = static_cast<unsigned>(at);
+    s.parenOffset = static_cast<unsigned>(at + 11);
+    sites.push_back(s);
+  }
+  assignSerials("d.c", sites);
+  std::string rewritten = instrument(original, "d.c", sites);
+  EXPECT_EQ(instrumentationDiff("d.c", original, rewritten),
+            unifiedDiff("d.c", original, rewritten));
+}
+
 TEST(Instrument, UnifiedDiff) {
   std::string before = "a\nb\nc\nd\n", after = "a\nB\nc\nd\ne\n";
   EXPECT_EQ(unifiedDiff("f.txt", before, after),
