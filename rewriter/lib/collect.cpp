@@ -4,6 +4,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/CharInfo.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/Support/FileSystem.h"
@@ -216,6 +217,78 @@ private:
 };
 
 } // namespace
+
+namespace {
+
+class SkippedBranchReporter : public PPCallbacks {
+public:
+  SkippedBranchReporter(const Catalog &catalog, const std::string &root,
+                        SourceManager &sm, TranslationUnitSites &out)
+      : Catalog_(catalog), Root(root), SM(sm), Out(out) {}
+
+  void SourceRangeSkipped(SourceRange range, SourceLocation) override {
+    SourceLocation begin = SM.getExpansionLoc(range.getBegin());
+    OptionalFileEntryRef entry = SM.getFileEntryRefForID(SM.getFileID(begin));
+    if (!entry)
+      return;
+    std::string file = normalisePath(std::string(entry->getName()));
+    if (!isUnder(file, Root))
+      return;
+    bool invalid = false;
+    StringRef buffer = SM.getBufferData(SM.getFileID(begin), &invalid);
+    if (invalid)
+      return;
+    unsigned start = SM.getFileOffset(begin);
+    unsigned end = std::min<unsigned>(
+        SM.getFileOffset(SM.getExpansionLoc(range.getEnd())), buffer.size());
+    // Identifiers followed by '(' in the skipped text.
+    for (unsigned i = start; i < end; ++i) {
+      if (!(clang::isAsciiIdentifierStart(buffer[i]) || buffer[i] == '_') ||
+          (i > 0 && (clang::isAsciiIdentifierContinue(buffer[i - 1]) ||
+                     buffer[i - 1] == '_')))
+        continue;
+      unsigned j = i;
+      while (j < end &&
+             (clang::isAsciiIdentifierContinue(buffer[j]) || buffer[j] == '_'))
+        ++j;
+      unsigned k = j;
+      while (k < end && (buffer[k] == ' ' || buffer[k] == '\t'))
+        ++k;
+      std::string name = buffer.substr(i, j - i).str();
+      if (k < end && buffer[k] == '(' && Catalog_.findFunction(name)) {
+        unsigned line = SM.getLineNumber(SM.getFileID(begin), i);
+        Out.notes.push_back(std::string(entry->getName()) + ":" +
+                            std::to_string(line) + ": note: call to " + name +
+                            " not rewritten: it is in a preprocessor branch "
+                            "this build does not compile");
+      }
+      i = j;
+    }
+  }
+
+private:
+  const Catalog &Catalog_;
+  std::string Root;
+  SourceManager &SM;
+  TranslationUnitSites &Out;
+};
+
+} // namespace
+
+std::unique_ptr<PPCallbacks>
+makeSkippedBranchReporter(const Catalog &catalog, const std::string &root,
+                          SourceManager &sm, TranslationUnitSites &out) {
+  return std::make_unique<SkippedBranchReporter>(catalog, root, sm, out);
+}
+
+void recordProjectFiles(SourceManager &sm, const std::string &root,
+                        TranslationUnitSites &out) {
+  for (auto it = sm.fileinfo_begin(); it != sm.fileinfo_end(); ++it) {
+    std::string file = normalisePath(std::string(it->getFirst().getName()));
+    if (isUnder(file, root))
+      out.projectFiles.insert(file);
+  }
+}
 
 std::unique_ptr<ASTConsumer> makeCollector(const Catalog &catalog,
                                            const std::string &root,

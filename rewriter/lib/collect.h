@@ -18,6 +18,8 @@
 #include "instrument.h"
 
 #include "clang/AST/ASTConsumer.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/PPCallbacks.h"
 
 #include <map>
 #include <memory>
@@ -33,7 +35,17 @@ struct TranslationUnitSites {
   std::map<std::string, std::string> contents; // absolute path -> original text
   std::vector<std::string> notes;              // "file:line:col: note: ..."
   unsigned outsideRoot = 0;                    // calls in files we never touch
+  std::set<std::string> projectFiles; // files under the root the TU read
 };
+
+/// Reports the catalog calls spelled in preprocessor branches this build
+/// skips (#ifdef variants): they cannot be rewritten now, and say so.
+std::unique_ptr<clang::PPCallbacks>
+makeSkippedBranchReporter(const Catalog &catalog, const std::string &root,
+                          clang::SourceManager &sm, TranslationUnitSites &out);
+/// Records the files under `root` that the translation unit read.
+void recordProjectFiles(clang::SourceManager &sm, const std::string &root,
+                        TranslationUnitSites &out);
 
 std::unique_ptr<clang::ASTConsumer> makeCollector(const Catalog &catalog,
                                                   const std::string &root,

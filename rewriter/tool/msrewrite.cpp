@@ -60,6 +60,12 @@ static cl::list<std::string> ExtraArgsBefore(
     cl::cat(Category));
 static cl::opt<bool> InPlace("i", cl::desc("Rewrite the files in place"),
                              cl::cat(Category));
+static cl::opt<std::string>
+    OutputDir("o",
+              cl::desc("Write a rewritten mirror of the project, with its "
+                       "compile database, under this directory; leave the "
+                       "originals alone"),
+              cl::value_desc("dir"), cl::cat(Category));
 static cl::opt<bool>
     Diff("diff", cl::desc("Print a unified diff of the rewrite; write nothing"),
          cl::cat(Category));
@@ -154,9 +160,15 @@ public:
                                                  StringRef) override {
     return makeCollector(Catalog_, Root, Out);
   }
+  bool BeginSourceFileAction(CompilerInstance &compiler) override {
+    compiler.getPreprocessor().addPPCallbacks(makeSkippedBranchReporter(
+        Catalog_, Root, compiler.getSourceManager(), Out));
+    return true;
+  }
   void EndSourceFileAction() override {
     if (getCompilerInstance().getDiagnostics().hasErrorOccurred())
       *Failed = true;
+    recordProjectFiles(getCompilerInstance().getSourceManager(), Root, Out);
   }
 
 private:
@@ -198,6 +210,83 @@ bool collect(const CompilationDatabase &database, const std::string &file,
   } factory(catalog, root, out, &failed);
   int status = tool.run(&factory);
   return status == 0 && !failed;
+}
+
+/// A file's rewrite, planned before anything is written.
+struct Planned {
+  std::string path, relative, before, after;
+  std::vector<CallSite> sites;
+};
+
+/// `path` with the root's prefix replaced by the mirror's.
+std::string mirrored(const std::string &path, const std::string &root,
+                     const std::string &mirror) {
+  std::string out = path;
+  std::string bare =
+      root.substr(0, root.size() - 1); // without the trailing '/'
+  for (size_t at = out.find(bare); at != std::string::npos;
+       at = out.find(bare, at + mirror.size() - 1)) {
+    char after = at + bare.size() < out.size() ? out[at + bare.size()] : '/';
+    if (after != '/') {
+      ++at;
+      continue;
+    }
+    out.replace(at, bare.size(), mirror.substr(0, mirror.size() - 1));
+  }
+  return out;
+}
+
+/// -o DIR: every project file the translation units read, rewritten or as it
+/// is, at the same place under DIR, and a compile database that builds them
+/// there with the same commands.
+bool writeMirror(const CompilationDatabase &database,
+                 const std::vector<std::string> &files,
+                 const std::set<std::string> &failed,
+                 const std::set<std::string> &projectFiles,
+                 const std::vector<Planned> &plan, const std::string &root,
+                 std::string *error) {
+  std::string mirror = normalisePath(OutputDir) + "/";
+  std::map<std::string, const Planned *> rewritten;
+  for (const Planned &planned : plan)
+    rewritten[planned.path] = &planned;
+  std::set<std::string> all = projectFiles;
+  all.insert(files.begin(), files.end());
+  for (const std::string &file : all) {
+    if (isUnder(file, mirror) || failed.count(file))
+      continue;
+    std::string target = mirror + relativeTo(file, root);
+    if (std::error_code ec = llvm::sys::fs::create_directories(
+            llvm::sys::path::parent_path(target))) {
+      *error = "cannot create the directory of " + target + ": " + ec.message();
+      return false;
+    }
+    bool readable = false;
+    auto it = rewritten.find(file);
+    std::string text =
+        it != rewritten.end() ? it->second->after : readFile(file, &readable);
+    if (it == rewritten.end() && !readable) {
+      *error = "cannot read " + file;
+      return false;
+    }
+    if (!writeAtomically(target, text, error))
+      return false;
+  }
+  boost::json::array commands;
+  for (const std::string &file : files) {
+    if (failed.count(file))
+      continue;
+    for (const CompileCommand &command : database.getCompileCommands(file)) {
+      boost::json::array arguments;
+      for (const std::string &argument : command.CommandLine)
+        arguments.emplace_back(mirrored(argument, root, mirror));
+      commands.push_back(boost::json::object{
+          {"directory", mirrored(command.Directory, root, mirror)},
+          {"file", mirrored(command.Filename, root, mirror)},
+          {"arguments", std::move(arguments)}});
+    }
+  }
+  return writeAtomically(mirror + "compile_commands.json",
+                         boost::json::serialize(commands) + "\n", error);
 }
 
 int revertAll(const std::string &root) {
@@ -289,11 +378,15 @@ int main(int argc, const char **argv) {
   root += "/";
   if (Revert)
     return revertAll(root);
-  int modes = InPlace + Diff;
-  if (modes != 1 && ExportSites.empty()) {
+  int modes = InPlace + Diff + !OutputDir.empty();
+  if (modes > 1) {
+    llvm::errs() << "msrewrite: error: -i, -o and --diff exclude each other\n";
+    return 1;
+  }
+  if (modes == 0 && ExportSites.empty()) {
     llvm::errs() << "msrewrite: error: choose what to do: -i (rewrite in "
-                    "place), --diff, --revert or "
-                    "--export-sites=FILE\n";
+                    "place), -o DIR (a rewritten copy), "
+                    "--diff, --revert or --export-sites=FILE\n";
     return 1;
   }
   std::string error;
@@ -348,6 +441,7 @@ int main(int argc, const char **argv) {
   std::map<std::string, std::string> contents;
   std::set<std::string> failedFiles;
   unsigned outside = 0;
+  std::set<std::string> projectFiles;
   std::set<std::string> notes;
   for (size_t i = 0; i < files.size(); ++i) {
     if (!ok[i]) {
@@ -362,6 +456,8 @@ int main(int argc, const char **argv) {
     contents.insert(results[i].contents.begin(), results[i].contents.end());
     notes.insert(results[i].notes.begin(), results[i].notes.end());
     outside += results[i].outsideRoot;
+    projectFiles.insert(results[i].projectFiles.begin(),
+                        results[i].projectFiles.end());
   }
   for (const std::string &note : notes)
     message(note);
@@ -379,10 +475,6 @@ int main(int argc, const char **argv) {
   }
 
   // Plan every file first, write only when all can be written.
-  struct Planned {
-    std::string path, relative, before, after;
-    std::vector<CallSite> sites;
-  };
   std::vector<Planned> plan;
   unsigned rewrittenSites = 0;
   for (auto &entry : sites) {
@@ -419,6 +511,11 @@ int main(int argc, const char **argv) {
       return 1;
     }
   }
+  if (!OutputDir.empty() && !writeMirror(database, files, failedFiles,
+                                         projectFiles, plan, root, &error)) {
+    llvm::errs() << "msrewrite: error: " << error << "\n";
+    return 1;
+  }
   if (!ExportSites.empty()) {
     boost::json::array list;
     for (const Planned &planned : plan)
@@ -440,7 +537,9 @@ int main(int argc, const char **argv) {
       return 1;
     }
   }
-  message("msrewrite: " + std::string(InPlace ? "rewrote " : "would rewrite ") +
+  message("msrewrite: " +
+          std::string(InPlace || !OutputDir.empty() ? "rewrote "
+                                                    : "would rewrite ") +
           std::to_string(rewrittenSites) + " site(s) in " +
           std::to_string(plan.size()) + " file(s); " + std::to_string(already) +
           " already instrumented, " + std::to_string(notes.size()) +
