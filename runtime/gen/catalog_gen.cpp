@@ -18,6 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "catalog.h"
+#include "wrappers.h"
 
 #include <cstdio>
 #include <fstream>
@@ -177,30 +178,6 @@ std::string interposers(const Catalog &catalog, const std::string &source) {
   return out.str();
 }
 
-std::string cSpace(const std::string &space) {
-  if (space == "GM")
-    return "MSLEDGER_SPACE_GM";
-  if (space == "host")
-    return "MSLEDGER_SPACE_HOST";
-  if (space == "DVPP")
-    return "MSLEDGER_SPACE_DVPP";
-  if (space == "virtual")
-    return "MSLEDGER_SPACE_VIRTUAL";
-  return "MSLEDGER_SPACE_NONE";
-}
-
-std::string cSuccess(const Function &f) {
-  switch (f.success) {
-  case SuccessRule::Equals:
-    return "msledger_result_ == " + std::to_string(f.successValue);
-  case SuccessRule::NonNull:
-    return "msledger_result_ != 0";
-  case SuccessRule::Always:
-    return "1";
-  }
-  return "0";
-}
-
 std::string track(const Catalog &catalog, const std::string &source) {
   std::ostringstream out;
   out << "/* Generated from " << source
@@ -208,108 +185,15 @@ std::string track(const Catalog &catalog, const std::string &source) {
       << " *\n"
       << " * msledger/track.h: the tracking wrappers msrewrite puts in place "
          "of the\n"
-      << " * catalog's calls. msledger_NAME(site, args...) calls NAME(args...) "
-         "once, with\n"
-      << " * the same arguments, returns what it returns, and records the "
-         "event with\n"
-      << " * its site -- through the interposer when one is active (which then "
-         "also\n"
-      << " * attributes the driver calls NAME makes to the site), by itself if "
-         "not.\n"
-      << " * Usable from C and C++. */\n"
+      << " * catalog's calls (see rewriter/lib/wrappers.h). Usable from C and "
+         "C++. */\n"
       << "#ifndef MSLEDGER_TRACK_H\n#define MSLEDGER_TRACK_H\n\n";
   for (const std::string &header : catalog.headers())
     out << "#include \"" << header << "\"\n";
   out << "#include \"msledger/msledger.h\"\n\n#include <stdint.h>\n\n"
-      << "/* The catalog index of an API, looked up once per wrapper. */\n"
-      << "static inline int msledger_api_cached_(const char *name, int *cache) "
-         "{\n"
-      << "  int api = __atomic_load_n(cache, __ATOMIC_RELAXED);\n"
-      << "  if (api == -2) {\n"
-      << "    api = msledger_api_index(name);\n"
-      << "    __atomic_store_n(cache, api, __ATOMIC_RELAXED);\n"
-      << "  }\n"
-      << "  return api;\n"
-      << "}\n\n"
-      << "static inline msledger_space msledger_driver_space_(unsigned long "
-         "long flag) {\n"
-      << "  unsigned type = (unsigned)((flag >> 10) & 0xF);\n"
-      << "  return type == 2 ? MSLEDGER_SPACE_HOST : type == 3 ? "
-         "MSLEDGER_SPACE_DVPP : MSLEDGER_SPACE_GM;\n"
-      << "}\n\n";
-  for (const Function &f : catalog.functions()) {
-    const Family &family = catalog.familyOf(f);
-    bool isVoid = f.returnType == "void";
-    std::string params = "const msledger_site *msledger_site_", args;
-    for (size_t p = 0; p < f.params.size(); ++p) {
-      params += ", " + f.params[p].type +
-                (f.params[p].type.back() == '*' ? "" : " ") + f.params[p].name;
-      args += (p ? ", " : "") + f.params[p].name;
-    }
-    std::string handle;
-    switch (f.handleFrom) {
-    case HandleFrom::Out:
-      handle = "(uint64_t)(uintptr_t)(*" + f.params[f.handleParam].name + ")";
-      break;
-    case HandleFrom::Param:
-      handle = "(uint64_t)(uintptr_t)(" + f.params[f.handleParam].name + ")";
-      break;
-    case HandleFrom::Return:
-      handle = "(uint64_t)(uintptr_t)(msledger_result_)";
-      break;
-    case HandleFrom::None:
-      handle = "0";
-      break;
-    }
-    std::string call =
-        isVoid ? "  " + f.name + "(" + args + ");\n"
-               : "  " + f.returnType + (f.returnType.back() == '*' ? "" : " ") +
-                     "msledger_result_ = " + f.name + "(" + args + ");\n";
-    out << "static inline " << f.returnType
-        << (f.returnType.back() == '*' ? "" : " ") << "msledger_" << f.name
-        << "(" << params << ") {\n"
-        << "  static int msledger_api_ = -2;\n"
-        << "  int api = msledger_api_cached_(\"" << f.name
-        << "\", &msledger_api_);\n"
-        << "  if (msledger_api_interposed(api)) {\n"
-        << "    msledger_set_site(msledger_site_);\n"
-        << (isVoid ? "    " + f.name + "(" + args +
-                         ");\n    msledger_set_site(0);\n    return;\n"
-                   : "    " + f.returnType +
-                         (f.returnType.back() == '*' ? "" : " ") +
-                         "msledger_result_ = " + f.name + "(" + args +
-                         ");\n    msledger_set_site(0);\n    return "
-                         "msledger_result_;\n")
-        << "  }\n";
-    if (isAcquiring(f.role)) {
-      std::string size = f.sizeParam >= 0
-                             ? "(uint64_t)(" + f.params[f.sizeParam].name + ")"
-                             : "0";
-      std::string space = f.spaceFlagParam >= 0
-                              ? "msledger_driver_space_(" +
-                                    f.params[f.spaceFlagParam].name + ")"
-                              : cSpace(family.space);
-      out << "  {\n"
-          << call << "  if (" << cSuccess(f) << ")\n"
-          << "    msledger_record_acquire(api, " << handle << ", " << size
-          << ", " << space << ", msledger_site_);\n";
-    } else {
-      std::string guard =
-          f.handleFrom == HandleFrom::Param && family.handleIsPointer
-              ? "(" + f.params[f.handleParam].name + ") != 0"
-              : "1";
-      out << "  {\n"
-          << "  msledger_release msledger_state_;\n"
-          << "  int msledger_tracked_ = " << guard << ";\n"
-          << "  if (msledger_tracked_)\n"
-          << "    msledger_release_begin(api, " << handle
-          << ", msledger_site_, &msledger_state_);\n"
-          << call << "  if (msledger_tracked_)\n"
-          << "    msledger_release_end(&msledger_state_, " << cSuccess(f)
-          << ");\n";
-    }
-    out << (isVoid ? "  }\n" : "  return msledger_result_;\n  }\n") << "}\n\n";
-  }
+      << wrapperHelpers();
+  for (const Function &function : catalog.functions())
+    out << trackingWrapper(catalog, function, /*registers=*/false) << "\n";
   out << "#endif\n";
   return out.str();
 }

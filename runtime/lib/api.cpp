@@ -4,6 +4,7 @@
 #include "ledger.h"
 
 #include <cstdio>
+#include <cstring>
 #include <new>
 
 using namespace msledger;
@@ -11,7 +12,7 @@ using namespace msledger;
 namespace {
 
 bool validApi(int api, const char *call) {
-  if (api >= 0 && static_cast<size_t>(api) < kApiCount)
+  if (api >= 0 && static_cast<size_t>(api) < apiCount())
     return true;
   static std::atomic<bool> warned{false};
   if (!warned.exchange(true))
@@ -77,6 +78,45 @@ __attribute__((visibility("default"))) int msledger_api_interposed(int api) {
 __attribute__((visibility("default"))) void
 msledger_set_site(const msledger_site *site) {
   setPendingSite(site);
+}
+
+__attribute__((visibility("default"))) int
+msledger_register_api(const msledger_api_description *d) {
+  if (!d || !d->name || !d->role || !d->level || !d->kind)
+    return -1;
+  auto is = [](const char *a, const char *b) {
+    return a && std::strcmp(a, b) == 0;
+  };
+  ApiDescription description{};
+  description.name = d->name;
+  if (is(d->role, "alloc"))
+    description.role = Role::Alloc;
+  else if (is(d->role, "free"))
+    description.role = Role::Free;
+  else if (is(d->role, "acquire"))
+    description.role = Role::Acquire;
+  else if (is(d->role, "release"))
+    description.role = Role::Release;
+  else
+    return -1;
+  if (!is(d->level, "cann") && !is(d->level, "device"))
+    return -1;
+  description.level = is(d->level, "device") ? Level::Device : Level::Cann;
+  if (!is(d->kind, "memory") && !is(d->kind, "resource"))
+    return -1;
+  description.kind = is(d->kind, "memory") ? Kind::Memory : Kind::Resource;
+  description.space = is(d->space, "GM")        ? Space::GM
+                      : is(d->space, "host")    ? Space::Host
+                      : is(d->space, "DVPP")    ? Space::DVPP
+                      : is(d->space, "virtual") ? Space::Virtual
+                                                : Space::None;
+  description.family = d->family;
+  description.display = d->display ? d->display : d->family;
+  description.nameSpace = d->name_space ? d->name_space : d->family;
+  description.refcounted = d->refcounted != 0;
+  description.handleIsPointer = d->handle_is_address != 0;
+  description.hasHandle = d->has_handle != 0;
+  return registerApi(description);
 }
 
 __attribute__((visibility("default"))) void msledger_report(void) {

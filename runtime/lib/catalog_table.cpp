@@ -2,7 +2,9 @@
 //--------------===//
 #include "catalog_table.h"
 
+#include <atomic>
 #include <cstring>
+#include <mutex>
 
 namespace msledger {
 
@@ -58,13 +60,93 @@ const char *spaceName(Space space) {
   return "";
 }
 
+namespace {
+
+// Registered entries: written once under the mutex, then published by
+// raising the count (release); readers only use indices they were given.
+constexpr size_t kMaxApis = 1023, kMaxFamilies = 255, kMaxNameSpaces = 255;
+ApiInfo RegisteredApis[kMaxApis];
+FamilyInfo RegisteredFamilies[kMaxFamilies];
+const char *RegisteredNameSpaces[kMaxNameSpaces];
+std::atomic<size_t> ApiTotal{0}, FamilyTotal{0}, NameSpaceTotal{0};
+std::mutex RegistrationMutex;
+
+size_t total(std::atomic<size_t> &counter, size_t builtIn) {
+  size_t extra = counter.load(std::memory_order_acquire);
+  return builtIn + extra;
+}
+
+} // namespace
+
+const ApiInfo &apiInfo(unsigned api) {
+  return api < kApiCount ? kApis[api] : RegisteredApis[api - kApiCount];
+}
+
+const FamilyInfo &familyInfo(unsigned family) {
+  return family < kFamilyCount ? kFamilies[family]
+                               : RegisteredFamilies[family - kFamilyCount];
+}
+
+size_t apiCount() { return total(ApiTotal, kApiCount); }
+
 int apiIndex(const char *name) {
   if (!name)
     return -1;
-  for (size_t i = 0; i < kApiCount; ++i)
-    if (strcmp(kApis[i].name, name) == 0)
+  size_t count = apiCount();
+  for (size_t i = 0; i < count; ++i)
+    if (strcmp(apiInfo(static_cast<unsigned>(i)).name, name) == 0)
       return static_cast<int>(i);
   return -1;
+}
+
+int registerApi(const ApiDescription &d) {
+  if (!d.name || !d.family || !d.display || !d.nameSpace)
+    return -1;
+  bool memoryRole = d.role == Role::Alloc || d.role == Role::Free;
+  if (memoryRole != (d.kind == Kind::Memory))
+    return -1;
+  std::lock_guard<std::mutex> lock(RegistrationMutex);
+  if (int known = apiIndex(d.name); known >= 0)
+    return known;
+  size_t apis = ApiTotal.load(std::memory_order_relaxed);
+  if (kApiCount + apis >= kMaxApis)
+    return -1;
+  // The family, by name; a new one gets its namespace by name too.
+  int family = -1;
+  size_t families = FamilyTotal.load(std::memory_order_relaxed);
+  for (size_t i = 0; i < kFamilyCount + families && family < 0; ++i)
+    if (strcmp(familyInfo(static_cast<unsigned>(i)).name, d.family) == 0)
+      family = static_cast<int>(i);
+  if (family < 0) {
+    if (families >= kMaxFamilies)
+      return -1;
+    int nameSpace = -1;
+    size_t spaces = NameSpaceTotal.load(std::memory_order_relaxed);
+    for (size_t i = 0; i < kNameSpaceCount + spaces && nameSpace < 0; ++i) {
+      const char *known = i < kNameSpaceCount
+                              ? kNameSpaces[i]
+                              : RegisteredNameSpaces[i - kNameSpaceCount];
+      if (strcmp(known, d.nameSpace) == 0)
+        nameSpace = static_cast<int>(i);
+    }
+    if (nameSpace < 0) {
+      if (kNameSpaceCount + spaces >= kMaxNameSpaces)
+        return -1;
+      RegisteredNameSpaces[spaces] = strdup(d.nameSpace);
+      nameSpace = static_cast<int>(kNameSpaceCount + spaces);
+      NameSpaceTotal.store(spaces + 1, std::memory_order_release);
+    }
+    RegisteredFamilies[families] = FamilyInfo{
+        strdup(d.family), strdup(d.display), d.level,
+        d.kind,           d.space,           static_cast<uint8_t>(nameSpace),
+        d.refcounted,     d.handleIsPointer, d.hasHandle};
+    family = static_cast<int>(kFamilyCount + families);
+    FamilyTotal.store(families + 1, std::memory_order_release);
+  }
+  RegisteredApis[apis] =
+      ApiInfo{strdup(d.name), d.role, static_cast<uint16_t>(family)};
+  ApiTotal.store(apis + 1, std::memory_order_release);
+  return static_cast<int>(kApiCount + apis);
 }
 
 } // namespace msledger

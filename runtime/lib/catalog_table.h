@@ -50,11 +50,36 @@ extern const size_t kFamilyCount;
 extern const ApiInfo kApis[];
 extern const size_t kApiCount;
 
+/// The catalog as the ledger knows it now: the built-in tables above, then
+/// the APIs and families that instrumented code registered at run time (a
+/// project's catalog additions, msrewrite --catalog). Entries never change or
+/// move once published, so readers take no lock.
+const ApiInfo &apiInfo(unsigned api);
+const FamilyInfo &familyInfo(unsigned family);
+size_t apiCount();
 inline const FamilyInfo &familyOf(unsigned api) {
-  return kFamilies[kApis[api].family];
+  return familyInfo(apiInfo(api).family);
 }
-/// The catalog index of `name`, or -1.
+/// The index of API `name`, built-in or registered, or -1.
 int apiIndex(const char *name);
+
+/// An API of a catalog addition, as msledger_register_api describes it.
+struct ApiDescription {
+  const char *name;
+  Role role;
+  const char *family;
+  const char *display;
+  Level level;
+  Kind kind;
+  Space space;
+  const char *nameSpace;
+  bool refcounted;
+  bool handleIsPointer;
+  bool hasHandle;
+};
+/// Registers `description` (or finds an API of that name) and returns its
+/// index; -1 when the tables are full or the role does not fit the kind.
+int registerApi(const ApiDescription &description);
 
 } // namespace msledger
 

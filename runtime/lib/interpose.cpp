@@ -27,7 +27,7 @@ std::atomic<uint8_t> Interposed[1024];
 void setPendingSite(const msledger_site *site) { PendingSite = site; }
 
 bool apiInterposed(unsigned api) {
-  if (api >= kApiCount)
+  if (api >= apiCount())
     return false;
   uint8_t known = Interposed[api].load(std::memory_order_relaxed);
   if (known)
@@ -36,8 +36,8 @@ bool apiInterposed(unsigned api) {
   // definition (it is loaded, and ahead of the API's own library). Looked up
   // once per API: libraries loaded later do not change the answer.
   static void *self = dlopen(kPreloadLibrary, RTLD_LAZY | RTLD_NOLOAD);
-  void *ours = self ? dlsym(self, kApis[api].name) : nullptr;
-  bool interposed = ours && dlsym(RTLD_DEFAULT, kApis[api].name) == ours;
+  void *ours = self ? dlsym(self, apiInfo(api).name) : nullptr;
+  bool interposed = ours && dlsym(RTLD_DEFAULT, apiInfo(api).name) == ours;
   Interposed[api].store(interposed ? 1 : 2, std::memory_order_relaxed);
   return interposed;
 }

@@ -237,7 +237,8 @@ void Ledger::endRelease(PendingRelease &pending, bool succeeded) {
   bool found = pending.taken != RecordTable::TakeResult::NotFound;
   if (found && !succeeded)
     table.restore(pending.record, pending.taken, pending.event);
-  if (found && kApis[pending.record.api].family == kApis[pending.api].family)
+  if (found &&
+      apiInfo(pending.record.api).family == apiInfo(pending.api).family)
     return; // the common case: a matching release
   ErrorEvent error;
   error.api = pending.api;

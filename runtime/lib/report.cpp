@@ -150,7 +150,7 @@ std::string formatLeaks(const Ledger &ledger, Level level,
         out += " allocation(s)\n======      on ";
         out += spaceName(static_cast<Space>(g.space));
         out += " allocated by ";
-        out += kApis[g.api].name;
+        out += apiInfo(g.api).name;
         out += " in ";
         appendLocation(out, ledger.site(g.site));
         out += " (first serialNo:";
@@ -206,7 +206,7 @@ std::string formatLeaks(const Ledger &ledger, Level level,
       out += "\n======      ";
       appendHandle(out, family, handle);
       out += "acquired by ";
-      out += kApis[r->api].name;
+      out += apiInfo(r->api).name;
       out += " in ";
       appendLocation(out, ledger.site(r->site));
       appendSerial(out, r->serial);
@@ -239,8 +239,8 @@ std::string formatLeaks(const Ledger &ledger, Level level,
 
 std::string formatError(const Ledger &ledger, const ErrorEvent &error,
                         bool titled) {
-  const ApiInfo &api = kApis[error.api];
-  const FamilyInfo &family = kFamilies[api.family];
+  const ApiInfo &api = apiInfo(error.api);
+  const FamilyInfo &family = familyInfo(api.family);
   std::string out = "====== ERROR: ";
   bool memory = family.kind == Kind::Memory;
   switch (error.kind) {
@@ -255,11 +255,11 @@ std::string formatError(const Ledger &ledger, const ErrorEvent &error,
                               " already released");
     break;
   case ErrorKind::MismatchedRelease: {
-    const ApiInfo &allocator = kApis[error.acquired.api];
+    const ApiInfo &allocator = apiInfo(error.acquired.api);
     out += "mismatched free: ";
     out += api.name;
     out += " on ";
-    out += kFamilies[allocator.family].display;
+    out += familyInfo(allocator.family).display;
     out += " allocated by ";
     out += allocator.name;
     break;
@@ -341,7 +341,7 @@ std::string handleText(const FamilyInfo &family, uint64_t handle) {
 json::object eventJson(const Ledger &ledger, unsigned api, uint64_t serial,
                        uint32_t site, uint16_t thread) {
   json::object out = siteJson(ledger, site);
-  out["callee"] = kApis[api].name;
+  out["callee"] = apiInfo(api).name;
   out["serialNo"] = serial;
   out["thread"] = thread;
   out["time_ms"] = milliseconds(ledger.timeOfSerial(serial));

@@ -55,6 +55,29 @@ typedef enum msledger_space {
  * list it. Indices are stable for one build of the library. */
 int msledger_api_index(const char *callee);
 
+/*
+ * An API the built-in catalog does not list -- a project's own allocator,
+ * added with msrewrite --catalog -- as its tracking wrapper describes it to
+ * the ledger. Strings use the catalog's words (rewriter/catalog/README.md).
+ */
+typedef struct msledger_api_description {
+  const char *name;       /* "poolAlloc" */
+  const char *role;       /* "alloc", "free", "acquire" or "release" */
+  const char *family;     /* which release matches which acquisition */
+  const char *display;    /* how reports name the family */
+  const char *level;      /* "cann" or "device" */
+  const char *kind;       /* "memory" or "resource" */
+  const char *space;      /* "GM", "host", "DVPP", "virtual" or "" */
+  const char *name_space; /* "memory" to meet the memory families */
+  int refcounted;
+  int handle_is_address; /* 0 for ids */
+  int has_handle;
+} msledger_api_description;
+
+/* Registers an API (an API of that name keeps the index it has) and returns
+ * its index, or -1 if the description is malformed or the tables are full. */
+int msledger_register_api(const msledger_api_description *description);
+
 /* Records that API `api` handed out `handle` (an address, or an id such as a
  * model id) of `size` bytes (0 for handles without memory) in `space`.
  * `site` may be NULL. */
