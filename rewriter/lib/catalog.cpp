@@ -416,6 +416,41 @@ std::optional<Catalog> Catalog::load(const std::string &path,
   return parse(text.str(), path, error);
 }
 
+bool Catalog::merge(const Catalog &addition, const std::string &source,
+                    std::string *error) {
+  std::vector<unsigned> familyIndex;
+  for (const Family &family : addition.Families) {
+    for (const Family &known : Families)
+      if (known.name == family.name) {
+        *error =
+            source + ": family '" + family.name + "' is already in the catalog";
+        return false;
+      }
+    Family added = family;
+    auto space =
+        std::find(NameSpaces.begin(), NameSpaces.end(), family.nameSpace);
+    added.nameSpaceIndex = static_cast<unsigned>(space - NameSpaces.begin());
+    if (space == NameSpaces.end())
+      NameSpaces.push_back(family.nameSpace);
+    familyIndex.push_back(static_cast<unsigned>(Families.size()));
+    Families.push_back(std::move(added));
+  }
+  for (const Function &function : addition.Functions) {
+    if (findFunction(function.name)) {
+      *error = source + ": function '" + function.name +
+               "' is already in the catalog";
+      return false;
+    }
+    Function added = function;
+    added.family = familyIndex[function.family];
+    Functions.push_back(std::move(added));
+  }
+  for (const std::string &header : addition.Headers)
+    if (std::find(Headers.begin(), Headers.end(), header) == Headers.end())
+      Headers.push_back(header);
+  return true;
+}
+
 const Function *Catalog::findFunction(const std::string &name) const {
   for (const Function &function : Functions)
     if (function.name == name)

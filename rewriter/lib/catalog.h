@@ -86,6 +86,10 @@ public:
   const std::vector<Function> &functions() const { return Functions; }
   const std::vector<std::string> &nameSpaces() const { return NameSpaces; }
   const Function *findFunction(const std::string &name) const;
+  /// Appends a catalog's families and functions (a project's additions). A
+  /// family or function both catalogs define is an error naming it.
+  bool merge(const Catalog &addition, const std::string &source,
+             std::string *error);
   const Family &familyOf(const Function &function) const {
     return Families[function.family];
   }

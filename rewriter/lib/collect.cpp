@@ -48,7 +48,11 @@ public:
     auto *function = dyn_cast<FunctionDecl>(decl);
     if (function)
       Functions.push_back(function->getQualifiedNameAsString());
+    const Decl *enclosingTop = TopLevel;
+    if (decl->getDeclContext() && decl->getDeclContext()->isTranslationUnit())
+      TopLevel = decl;
     bool result = RecursiveASTVisitor::TraverseDecl(decl);
+    TopLevel = enclosingTop;
     if (function)
       Functions.pop_back();
     return result;
@@ -145,6 +149,14 @@ private:
         ++Out.outsideRoot;
       return;
     }
+    if (Functions.empty()) {
+      note(nameSpelling,
+           "call to " + name +
+               " not rewritten: outside any function (a static initializer) a "
+               "call cannot carry "
+               "its site; the interposer still tracks it, without a site");
+      return;
+    }
     // The '(' must follow the name in the same spelling: only then can both
     // edits be made in one place, whatever macros the call went through.
     const LangOptions &lang = Context.getLangOpts();
@@ -168,6 +180,12 @@ private:
     site.line = SM.getSpellingLineNumber(nameSpelling);
     site.column = SM.getSpellingColumnNumber(nameSpelling);
     site.function = Functions.empty() ? "" : Functions.back();
+    if (TopLevel) {
+      SourceLocation top = SM.getExpansionLoc(TopLevel->getBeginLoc());
+      if (SM.getFileID(top) == SM.getFileID(nameSpelling) &&
+          !SM.isMacroBodyExpansion(nameLoc))
+        site.topLevelOffset = SM.getFileOffset(top);
+    }
     bool invalid = false;
     StringRef buffer = SM.getBufferData(SM.getFileID(nameSpelling), &invalid);
     if (!invalid) {
@@ -196,6 +214,7 @@ private:
   TranslationUnitSites &Out;
   std::set<const Expr *> CallRefs;
   std::vector<std::string> Functions; // enclosing functions, innermost last
+  const Decl *TopLevel = nullptr; // the file-scope declaration being visited
   std::vector<const DeclRefExpr *> ValueRefs;
 };
 

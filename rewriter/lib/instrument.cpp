@@ -1,5 +1,4 @@
-//===- instrument.cpp - Turning collected call sites into file edits
-//-------===//
+//===- instrument.cpp - Turning collected call sites into file edits ------===//
 #include "instrument.h"
 
 #include <algorithm>
@@ -12,6 +11,8 @@
 namespace msledger {
 
 const char *const kMarker = "/* msrewrite: instrumented for msledger;";
+const char *const kWrapperBegin = "/*msrewrite:wrapper{*/ ";
+const char *const kWrapperEnd = " /*}msrewrite*/ ";
 
 uint64_t fnv1a64(const std::string &text) {
   uint64_t hash = 0xcbf29ce484222325ULL;
@@ -23,7 +24,8 @@ uint64_t fnv1a64(const std::string &text) {
 }
 
 bool isInstrumented(const std::string &text) {
-  return text.compare(0, strlen(kMarker), kMarker) == 0;
+  size_t last = text.rfind(kMarker);
+  return last != std::string::npos && text.find('\n', last) + 1 == text.size();
 }
 
 namespace {
@@ -47,10 +49,6 @@ std::string cString(const std::string &text) {
   return out + "\"";
 }
 
-std::string tableName(const std::string &relativePath) {
-  return "msledger_sites_" + hex(fnv1a64(relativePath));
-}
-
 } // namespace
 
 void assignSerials(const std::string &relativePath,
@@ -71,40 +69,49 @@ void assignSerials(const std::string &relativePath,
 
 std::string instrument(const std::string &original,
                        const std::string &relativePath,
-                       const std::vector<CallSite> &sites) {
-  std::string table = tableName(relativePath);
-  std::string guard = "MSLEDGER_SITES_" + hex(fnv1a64(relativePath));
-  std::ostringstream prologue;
-  prologue << kMarker << " msrewrite --revert restores the original (fnv1a64 "
-           << hex(fnv1a64(original)) << ") */\n"
-           << "#include \"msledger/track.h\"\n"
-           << "#ifndef " << guard << "\n#define " << guard << "\n"
-           << "static const msledger_site " << table
-           << "[] __attribute__((unused)) = {\n";
-  for (const CallSite &site : sites)
-    prologue << "    {" << cString(relativePath) << ", " << site.line << ", "
-             << site.column << ", 0x" << hex(site.serial) << "ULL, "
-             << cString(site.callee) << ", "
-             << (site.function.empty() ? std::string("0")
-                                       : cString(site.function))
-             << "},\n";
-  prologue << "};\n#endif\n#line 1\n";
-
-  std::string out = prologue.str();
-  out.reserve(out.size() + original.size() + sites.size() * 48);
+                       const std::vector<CallSite> &sites,
+                       const WrapperInsertions &wrappers) {
+  std::string out;
+  out.reserve(original.size() + sites.size() * 96 + 256);
   size_t copied = 0;
-  for (size_t i = 0; i < sites.size(); ++i) {
-    const CallSite &site = sites[i];
+  auto wrapper = wrappers.begin();
+  // Wrapper definitions go in before the first edit at or after their offset.
+  auto insertWrappersUpTo = [&](size_t offset) {
+    for (; wrapper != wrappers.end() && wrapper->first <= offset; ++wrapper) {
+      out.append(original, copied, wrapper->first - copied);
+      copied = wrapper->first;
+      std::string text = wrapper->second;
+      std::replace(text.begin(), text.end(), '\n', ' '); // no line may move
+      out += kWrapperBegin + text + kWrapperEnd;
+    }
+  };
+  for (const CallSite &site : sites) {
+    insertWrappersUpTo(site.nameOffset);
     out.append(original, copied, site.nameOffset - copied);
     out += "msledger_";
     out += site.callee;
     copied = site.nameOffset + site.callee.size();
     out.append(original, copied, site.parenOffset + 1 - copied);
-    out += "&" + table + "[" + std::to_string(i) + "]" +
-           (site.hasArguments ? ", " : "");
+    // The site is static data defined where it is used (MSLEDGER_SITE, in
+    // msledger/track.h): nothing needs to be declared ahead of the call.
+    out += "MSLEDGER_SITE(" + cString(relativePath) + ", " +
+           std::to_string(site.line) + ", " + std::to_string(site.column) +
+           ", 0x" + hex(site.serial) + "ULL, " + cString(site.callee) + ", " +
+           (site.function.empty() ? std::string("0") : cString(site.function)) +
+           ")" + (site.hasArguments ? ", " : "");
     copied = site.parenOffset + 1;
   }
+  insertWrappersUpTo(original.size());
   out.append(original, copied, std::string::npos);
+  // One line at the end says what was done: earlier lines never move, so
+  // compilers and debuggers read the original line numbers and text.
+  bool addedNewline = !original.empty() && original.back() != '\n';
+  if (addedNewline)
+    out += '\n';
+  out += std::string(kMarker) +
+         " msrewrite --revert restores the original (fnv1a64 " +
+         hex(fnv1a64(original)) + (addedNewline ? ", newline added" : "") +
+         ") */\n";
   return out;
 }
 
@@ -112,19 +119,34 @@ std::optional<std::string> revert(const std::string &instrumented,
                                   bool *exact) {
   if (!isInstrumented(instrumented))
     return std::nullopt;
-  size_t hashAt = instrumented.find("(fnv1a64 ");
-  size_t end = instrumented.find("\n#line 1\n");
-  if (hashAt == std::string::npos || end == std::string::npos)
+  size_t trailer = instrumented.rfind(kMarker);
+  size_t hashAt = instrumented.find("(fnv1a64 ", trailer);
+  if (hashAt == std::string::npos)
     return std::nullopt;
   uint64_t recorded =
       std::strtoull(instrumented.c_str() + hashAt + 9, nullptr, 16);
-  std::string body = instrumented.substr(end + 9);
-  // Undo the call edits: msledger_NAME(&msledger_sites_H[K], -> NAME(
+  bool addedNewline =
+      instrumented.find(", newline added", hashAt) != std::string::npos;
+  std::string body = instrumented.substr(0, trailer);
+  if (addedNewline && !body.empty() && body.back() == '\n')
+    body.pop_back();
+  // Undo the call edits: msledger_NAME(MSLEDGER_SITE(...), -> NAME(
   // (Whatever stood between the name and its '(' -- spaces, comments, the
   // ')' of a parenthesised callee -- is kept.)
+  static const std::string text = R"("(?:[^"\\]|\\.)*")";
   static const std::regex call(
-      R"(msledger_([A-Za-z_][A-Za-z0-9_]*)([^(]*)\(&msledger_sites_[0-9a-f]{16}\[[0-9]+\](, )?)");
+      "msledger_([A-Za-z_][A-Za-z0-9_]*)([^(]*)\\(MSLEDGER_SITE\\(" + text +
+      ", [0-9]+, [0-9]+, 0x[0-9a-f]+ULL, " + text + ", (?:0|" + text +
+      ")\\)(, )?");
   std::string original = std::regex_replace(body, call, "$1$2(");
+  // And the wrappers of catalog additions, each within its markers.
+  for (size_t begin = original.find(kWrapperBegin); begin != std::string::npos;
+       begin = original.find(kWrapperBegin, begin)) {
+    size_t end = original.find(kWrapperEnd, begin);
+    if (end == std::string::npos)
+      break;
+    original.erase(begin, end + strlen(kWrapperEnd) - begin);
+  }
   *exact = fnv1a64(original) == recorded;
   return original;
 }
@@ -220,27 +242,23 @@ std::string unifiedDiff(const std::string &path, const std::string &before,
 std::string instrumentationDiff(const std::string &path,
                                 const std::string &original,
                                 const std::string &instrumented) {
-  // The edits never add or remove a line of the original: after the
-  // prologue, line k of the result is line k of the original, edited or not.
-  // That makes the diff linear, however large the file.
-  size_t end = instrumented.find("\n#line 1\n");
-  if (end == std::string::npos)
-    return unifiedDiff(path, original, instrumented);
+  // The edits never add or remove a line of the original: line k of the
+  // result is line k of the original, edited or not, and one trailer line
+  // follows. That makes the diff linear, however large the file.
   std::vector<std::string> a = lines(original), b = lines(instrumented);
-  size_t prologue = lines(instrumented.substr(0, end + 9)).size();
-  if (b.size() != prologue + a.size())
+  if (b.size() != a.size() + 1 ||
+      (!original.empty() && original.back() != '\n'))
     return unifiedDiff(path, original, instrumented);
   std::vector<DiffOp> ops;
-  for (size_t j = 0; j < prologue; ++j)
-    ops.push_back({'+', 0, j});
   for (size_t i = 0; i < a.size(); ++i) {
-    if (a[i] == b[prologue + i]) {
-      ops.push_back({' ', i, prologue + i});
+    if (a[i] == b[i]) {
+      ops.push_back({' ', i, i});
     } else {
-      ops.push_back({'-', i, prologue + i});
-      ops.push_back({'+', i + 1, prologue + i});
+      ops.push_back({'-', i, i});
+      ops.push_back({'+', i + 1, i});
     }
   }
+  ops.push_back({'+', a.size(), a.size()});
   return formatHunks(path, a, b, ops);
 }
 

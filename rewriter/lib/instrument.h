@@ -18,6 +18,7 @@
 #define MSLEDGER_REWRITER_INSTRUMENT_H
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,11 +35,21 @@ struct CallSite {
   std::string function; // enclosing function, may be empty
   std::string lineText; // the source line, for the manifest
   uint64_t serial = 0;  // assigned by assignSerials()
+  // Start of the file-scope declaration that holds the call, where the
+  // wrapper of a catalog addition can be defined (-1: none in this file).
+  long topLevelOffset = -1;
 };
 
+/// Wrapper definitions to insert at offsets of the original (catalog
+/// additions): each is put on the line where its declaration starts, so no
+/// line moves.
+using WrapperInsertions = std::map<unsigned, std::string>;
+
 uint64_t fnv1a64(const std::string &text);
-/// The marker that starts every instrumented file.
+/// The marker of the trailer line that ends every instrumented file.
 extern const char *const kMarker;
+/// What encloses an inserted wrapper definition, for --revert.
+extern const char *const kWrapperBegin, *const kWrapperEnd;
 bool isInstrumented(const std::string &text);
 
 /// Sorts `sites` by offset, drops duplicates (one call seen through several
@@ -50,7 +61,8 @@ void assignSerials(const std::string &relativePath,
 /// The instrumented text of `original`; `relativePath` names the file in sites.
 std::string instrument(const std::string &original,
                        const std::string &relativePath,
-                       const std::vector<CallSite> &sites);
+                       const std::vector<CallSite> &sites,
+                       const WrapperInsertions &wrappers = {});
 
 /// The original text of an instrumented file; *exact says whether it hashes
 /// to what the marker recorded (false: the file was edited after rewriting).

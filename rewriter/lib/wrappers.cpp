@@ -41,7 +41,17 @@ std::string quoted(const std::string &text) { return "\"" + text + "\""; }
 } // namespace
 
 std::string wrapperHelpers() {
-  return "/* The catalog index of an API, looked up once per wrapper. */\n"
+  return "/* A call site as static data, defined where msrewrite put it "
+         "(inside a\n"
+         " * function: a statement expression). */\n"
+         "#define MSLEDGER_SITE(file, line, column, serial, callee, function) "
+         "\\\n"
+         "  (__extension__({ \\\n"
+         "    static const msledger_site msledger_site_data_ = {file, line, "
+         "column, serial, callee, function}; \\\n"
+         "    &msledger_site_data_; \\\n"
+         "  }))\n\n"
+         "/* The catalog index of an API, looked up once per wrapper. */\n"
          "static inline int msledger_api_cached_(const char *name, int *cache) "
          "{\n"
          "  int api = __atomic_load_n(cache, __ATOMIC_RELAXED);\n"

@@ -14,6 +14,7 @@
 #include "collect.h"
 #include "compile_db.h"
 #include "instrument.h"
+#include "wrappers.h"
 
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
@@ -77,6 +78,12 @@ static cl::opt<bool> Revert(
 static cl::opt<bool>
     RewriteAll("all", cl::desc("Rewrite every file of the compile database"),
                cl::cat(Category));
+static cl::list<std::string>
+    CatalogFiles("catalog",
+                 cl::desc("Add the families and functions of this catalog "
+                          "(JSON) to the built-in one: a project's own "
+                          "allocators"),
+                 cl::value_desc("file"), cl::cat(Category));
 static cl::opt<std::string> Root(
     "root",
     cl::desc("The project root: only files under it are touched (default: .)"),
@@ -190,9 +197,11 @@ bool collect(const CompilationDatabase &database, const std::string &file,
   std::vector<std::string> extra = {
       "-resource-dir=" MSLEDGER_CLANG_RESOURCE_DIR, "-w",
       "-Wno-unknown-warning-option"};
-  // Files already rewritten include msledger/track.h.
+  // Rewritten files are compiled with -include msledger/track.h.
   for (const char *dir : {MSLEDGER_INCLUDE_DIR_LIST})
     extra.push_back(std::string("-I") + dir);
+  extra.push_back("-include");
+  extra.push_back("msledger/track.h");
   tool.appendArgumentsAdjuster(
       getInsertArgumentAdjuster(extra, ArgumentInsertPosition::END));
   bool failed = false;
@@ -395,6 +404,17 @@ int main(int argc, const char **argv) {
     llvm::errs() << "msrewrite: error: " << error << "\n";
     return 1;
   }
+  // A project's own allocators and handles, added to the built-in catalog.
+  std::set<std::string> additions;
+  for (const std::string &path : CatalogFiles) {
+    std::optional<Catalog> added = Catalog::load(path, &error);
+    if (!added || !catalog->merge(*added, path, &error)) {
+      llvm::errs() << "msrewrite: error: " << error << "\n";
+      return 1;
+    }
+    for (const Function &function : added->functions())
+      additions.insert(function.name);
+  }
   ArgumentsAdjustingCompilations database(std::move(loaded));
   if (!ExtraArgsBefore.empty())
     database.appendArgumentsAdjuster(getInsertArgumentAdjuster(
@@ -486,7 +506,37 @@ int main(int argc, const char **argv) {
       continue; // the files named are counted above; headers stay as they are
     Planned planned{path, relativeTo(path, root), before, "", entry.second};
     assignSerials(planned.relative, planned.sites);
-    planned.after = instrument(before, planned.relative, planned.sites);
+    // A catalog addition has no wrapper in msledger/track.h: its wrapper is
+    // defined in the file, on the line of the first declaration calling it.
+    WrapperInsertions wrappers;
+    std::map<std::string, long> firstUse;
+    std::vector<CallSite> kept;
+    for (const CallSite &site : planned.sites) {
+      if (!additions.count(site.callee)) {
+        kept.push_back(site);
+        continue;
+      }
+      if (site.topLevelOffset < 0) {
+        message(planned.relative + ":" + std::to_string(site.line) +
+                ": note: call to " + site.callee +
+                " not rewritten: a catalog addition called from a macro body "
+                "gets no wrapper yet");
+        continue;
+      }
+      long &first =
+          firstUse.emplace(site.callee, site.topLevelOffset).first->second;
+      first = std::min(first, site.topLevelOffset);
+      kept.push_back(site);
+    }
+    for (const auto &use : firstUse)
+      wrappers[static_cast<unsigned>(use.second)] += trackingWrapper(
+          *catalog, *catalog->findFunction(use.first), /*registers=*/true);
+    if (kept.size() != planned.sites.size()) {
+      planned.sites = kept;
+      assignSerials(planned.relative, planned.sites);
+    }
+    planned.after =
+        instrument(before, planned.relative, planned.sites, wrappers);
     rewrittenSites += planned.sites.size();
     if (InPlace) {
       // Root may write anything; a file without write bits is still one its

@@ -186,15 +186,25 @@ std::string track(const Catalog &catalog, const std::string &source) {
       << " * msledger/track.h: the tracking wrappers msrewrite puts in place "
          "of the\n"
       << " * catalog's calls (see rewriter/lib/wrappers.h). Usable from C and "
-         "C++. */\n"
-      << "#ifndef MSLEDGER_TRACK_H\n#define MSLEDGER_TRACK_H\n\n";
+         "C++;\n"
+      << " * rewritten code gets it with -include (msrewrite "
+         "--print-build-flags), so\n"
+      << " * it compiles wherever the toolkit's headers are not on the include "
+         "path\n"
+      << " * too: the wrappers are there only if they are. */\n"
+      << "#ifndef MSLEDGER_TRACK_H\n#define MSLEDGER_TRACK_H\n\n"
+      << "#include \"msledger/msledger.h\"\n\n#include <stdint.h>\n\n"
+      << wrapperHelpers() << "#if";
+  for (size_t i = 0; i < catalog.headers().size(); ++i)
+    out << (i ? " && \\\n   " : " ") << "__has_include(\""
+        << catalog.headers()[i] << "\")";
+  out << "\n";
   for (const std::string &header : catalog.headers())
     out << "#include \"" << header << "\"\n";
-  out << "#include \"msledger/msledger.h\"\n\n#include <stdint.h>\n\n"
-      << wrapperHelpers();
+  out << "\n";
   for (const Function &function : catalog.functions())
     out << trackingWrapper(catalog, function, /*registers=*/false) << "\n";
-  out << "#endif\n";
+  out << "#endif\n\n#endif\n";
   return out.str();
 }
 

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 using namespace msledger;
 
 namespace {
@@ -36,15 +38,21 @@ TEST(Instrument, RewritesCallsAndRevertsExactly) {
   std::string rewritten = instrument(original, "src/f.c", sites);
   EXPECT_TRUE(isInstrumented(rewritten));
   EXPECT_FALSE(isInstrumented(original));
-  EXPECT_NE(rewritten.find("msledger_aclrtMalloc(&msledger_sites_"),
-            std::string::npos);
   EXPECT_NE(
-      rewritten.find("[0], p, 8, 0); msledger_aclFinalize(&msledger_sites_"),
+      rewritten.find("  msledger_aclrtMalloc(MSLEDGER_SITE(\"src/f.c\", 1, "),
+      std::string::npos)
+      << rewritten;
+  EXPECT_NE(
+      rewritten.find(
+          "\"aclrtMalloc\", 0), p, 8, 0); msledger_aclFinalize(MSLEDGER_SITE("),
       std::string::npos);
-  EXPECT_NE(rewritten.find("[1]);"), std::string::npos)
+  EXPECT_NE(rewritten.find("\"aclFinalize\", 0));"), std::string::npos)
       << "no comma without arguments";
-  EXPECT_NE(rewritten.find("\n#line 1\nint f(void **p) {\n"),
-            std::string::npos);
+  // No line moves: the original's lines keep their numbers, one trailer
+  // follows.
+  EXPECT_EQ(rewritten.compare(0, 18, "int f(void **p) {\n"), 0);
+  EXPECT_EQ(std::count(rewritten.begin(), rewritten.end(), '\n'),
+            std::count(original.begin(), original.end(), '\n') + 1);
   bool exact = false;
   std::optional<std::string> back = revert(rewritten, &exact);
   ASSERT_TRUE(back);
@@ -86,7 +94,7 @@ TEST(Instrument, ParenthesisedCalleesAndCommentsSurviveTheRoundTrip) {
   std::vector<CallSite> sites = {first, second};
   assignSerials("h.c", sites);
   std::string rewritten = instrument(original, "h.c", sites);
-  EXPECT_NE(rewritten.find("(msledger_aclrtFree)(&msledger_sites_"),
+  EXPECT_NE(rewritten.find("(msledger_aclrtFree)(MSLEDGER_SITE("),
             std::string::npos);
   bool exact = false;
   EXPECT_EQ(*revert(rewritten, &exact), original);
@@ -97,27 +105,56 @@ TEST(Instrument, EditsAfterRewritingAreKeptButFlagged) {
   std::string original = "void k() { aclFinalize(); }\n";
   std::vector<CallSite> sites = {site(original, "aclFinalize")};
   assignSerials("k.c", sites);
-  std::string rewritten =
-      instrument(original, "k.c", sites) + "// added later\n";
+  std::string rewritten = instrument(original, "k.c", sites);
+  rewritten.replace(rewritten.find("void k()"), 8, "void k2()");
   bool exact = true;
   std::optional<std::string> back = revert(rewritten, &exact);
   ASSERT_TRUE(back);
-  EXPECT_EQ(*back, original + "// added later\n");
+  EXPECT_EQ(*back, "void k2() { aclFinalize(); }\n");
   EXPECT_FALSE(exact);
   EXPECT_FALSE(revert(original, &exact))
       << "not instrumented: nothing to revert";
 }
 
-TEST(Instrument, SiteTableQuotesPathsAndNamesTheFunction) {
+TEST(Instrument, SitesQuotePathsAndNameTheFunction) {
   std::string original = "void m() { aclFinalize(); }\n";
   std::vector<CallSite> sites = {site(original, "aclFinalize")};
   sites[0].function = "m";
   assignSerials("dir with \"quote\".c", sites);
   std::string rewritten = instrument(original, "dir with \"quote\".c", sites);
-  EXPECT_NE(rewritten.find("{\"dir with \\\"quote\\\".c\", 1, "),
+  EXPECT_NE(rewritten.find("MSLEDGER_SITE(\"dir with \\\"quote\\\".c\", 1, "),
             std::string::npos)
       << rewritten;
-  EXPECT_NE(rewritten.find("\"aclFinalize\", \"m\"}"), std::string::npos);
+  EXPECT_NE(rewritten.find("\"aclFinalize\", \"m\"))"), std::string::npos);
+}
+
+TEST(Instrument, AFileWithoutAFinalNewlineRoundTrips) {
+  std::string original = "void n() { aclFinalize(); }";
+  std::vector<CallSite> sites = {site(original, "aclFinalize")};
+  assignSerials("n.c", sites);
+  std::string rewritten = instrument(original, "n.c", sites);
+  EXPECT_TRUE(isInstrumented(rewritten));
+  bool exact = false;
+  EXPECT_EQ(*revert(rewritten, &exact), original);
+  EXPECT_TRUE(exact);
+}
+
+TEST(Instrument, WrappersGoOnTheLineOfTheirDeclaration) {
+  std::string original = "int a;\nvoid p() { poolFree(0); }\n";
+  std::vector<CallSite> sites = {site(original, "poolFree")};
+  assignSerials("p.c", sites);
+  WrapperInsertions wrappers = {
+      {7u, "static int msledger_poolFree(const msledger_site *s, void *p) {\n  "
+           "return 0;\n}\n"}};
+  std::string rewritten = instrument(original, "p.c", sites, wrappers);
+  EXPECT_EQ(std::count(rewritten.begin(), rewritten.end(), '\n'), 3)
+      << "two lines and the trailer";
+  EXPECT_NE(rewritten.find("\n" + std::string(kWrapperBegin) +
+                           "static int msledger_poolFree("),
+            std::string::npos);
+  bool exact = false;
+  EXPECT_EQ(*revert(rewritten, &exact), original);
+  EXPECT_TRUE(exact);
 }
 
 TEST(Instrument, TheLinearDiffEqualsTheGeneralOne) {
