@@ -20,18 +20,6 @@ std::string cSpace(const std::string &space) {
   return "MSLEDGER_SPACE_NONE";
 }
 
-std::string cSuccess(const Function &f) {
-  switch (f.success) {
-  case SuccessRule::Equals:
-    return "msledger_result_ == " + std::to_string(f.successValue);
-  case SuccessRule::NonNull:
-    return "msledger_result_ != 0";
-  case SuccessRule::Always:
-    return "1";
-  }
-  return "0";
-}
-
 std::string declarator(const std::string &type, const std::string &name) {
   return type + (type.back() == '*' ? "" : " ") + name;
 }
@@ -39,6 +27,18 @@ std::string declarator(const std::string &type, const std::string &name) {
 std::string quoted(const std::string &text) { return "\"" + text + "\""; }
 
 } // namespace
+
+std::string successCondition(const Function &f, const std::string &result) {
+  switch (f.success) {
+  case SuccessRule::Equals:
+    return result + " == " + std::to_string(f.successValue);
+  case SuccessRule::NonNull:
+    return result + " != 0";
+  case SuccessRule::Always:
+    return "1";
+  }
+  return "0";
+}
 
 std::string wrapperHelpers() {
   return "/* A call site as static data, defined where msrewrite put it "
@@ -140,7 +140,8 @@ std::string trackingWrapper(const Catalog &catalog, const Function &f,
         f.spaceFlagParam >= 0
             ? "msledger_driver_space_(" + f.params[f.spaceFlagParam].name + ")"
             : cSpace(family.space);
-    out << "  {\n  " << call << "  if (" << cSuccess(f) << ")\n"
+    out << "  {\n  " << call << "  if ("
+        << successCondition(f, "msledger_result_") << ")\n"
         << "    msledger_record_acquire(api, " << handle << ", " << size << ", "
         << space << ", msledger_site_);\n";
   } else {
@@ -155,8 +156,8 @@ std::string trackingWrapper(const Catalog &catalog, const Function &f,
         << "    msledger_release_begin(api, " << handle
         << ", msledger_site_, &msledger_state_);\n"
         << "  " << call << "  if (msledger_tracked_)\n"
-        << "    msledger_release_end(&msledger_state_, " << cSuccess(f)
-        << ");\n";
+        << "    msledger_release_end(&msledger_state_, "
+        << successCondition(f, "msledger_result_") << ");\n";
   }
   out << (isVoid ? "  }\n" : "  return msledger_result_;\n  }\n") << "}\n";
   return out.str();

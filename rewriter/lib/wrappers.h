@@ -17,6 +17,11 @@
 
 namespace msledger {
 
+/// The C (and C++) condition under which `function` succeeded, its result
+/// being in the variable `result`.
+std::string successCondition(const Function &function,
+                             const std::string &result);
+
 /// The helpers every wrapper uses; once, ahead of the wrappers (track.h).
 std::string wrapperHelpers();
 /// The definition of one wrapper; `registers` for catalog additions.

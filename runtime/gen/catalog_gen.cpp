@@ -85,18 +85,6 @@ std::string table(const Catalog &catalog, const std::string &source) {
   return out.str();
 }
 
-std::string successTest(const Function &f) {
-  switch (f.success) {
-  case SuccessRule::Equals:
-    return "result == " + std::to_string(f.successValue);
-  case SuccessRule::NonNull:
-    return "result != nullptr";
-  case SuccessRule::Always:
-    return "true";
-  }
-  return "false";
-}
-
 std::string handleExpression(const Function &f) {
   switch (f.handleFrom) {
   case HandleFrom::Out:
@@ -151,7 +139,8 @@ std::string interposers(const Catalog &catalog, const std::string &source) {
               ? "msledger::spaceFromDriverFlag(" +
                     f.params[f.spaceFlagParam].name + ")"
               : std::string("msledger::") + spaceEnum(family.space);
-      out << "  if (scope.tracking() && " << successTest(f) << ")\n"
+      out << "  if (scope.tracking() && " << successCondition(f, "result")
+          << ")\n"
           << "    scope.acquired(" << handle << ", " << size << ", " << space
           << ");\n";
     } else {
@@ -169,7 +158,7 @@ std::string interposers(const Catalog &catalog, const std::string &source) {
           << "  if (releasing)\n"
           << "    scope.releasing(" << handle << ");\n"
           << call << "  if (releasing)\n"
-          << "    scope.released(" << successTest(f) << ");\n";
+          << "    scope.released(" << successCondition(f, "result") << ");\n";
     }
     if (!isVoid)
       out << "  return result;\n";
