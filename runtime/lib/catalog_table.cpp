@@ -65,8 +65,6 @@ namespace {
 // Registered entries: written once under the mutex, then published by
 // raising the count (release); readers only use indices they were given.
 constexpr size_t kMaxApis = 1023, kMaxFamilies = 255, kMaxNameSpaces = 255;
-ApiInfo RegisteredApis[kMaxApis];
-FamilyInfo RegisteredFamilies[kMaxFamilies];
 const char *RegisteredNameSpaces[kMaxNameSpaces];
 std::atomic<size_t> ApiTotal{0}, FamilyTotal{0}, NameSpaceTotal{0};
 std::mutex RegistrationMutex;
@@ -78,14 +76,8 @@ size_t total(std::atomic<size_t> &counter, size_t builtIn) {
 
 } // namespace
 
-const ApiInfo &apiInfo(unsigned api) {
-  return api < kApiCount ? kApis[api] : RegisteredApis[api - kApiCount];
-}
-
-const FamilyInfo &familyInfo(unsigned family) {
-  return family < kFamilyCount ? kFamilies[family]
-                               : RegisteredFamilies[family - kFamilyCount];
-}
+ApiInfo RegisteredApis[kMaxApis];
+FamilyInfo RegisteredFamilies[kMaxFamilies];
 
 size_t apiCount() { return total(ApiTotal, kApiCount); }
 

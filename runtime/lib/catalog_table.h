@@ -54,8 +54,16 @@ extern const size_t kApiCount;
 /// the APIs and families that instrumented code registered at run time (a
 /// project's catalog additions, msrewrite --catalog). Entries never change or
 /// move once published, so readers take no lock.
-const ApiInfo &apiInfo(unsigned api);
-const FamilyInfo &familyInfo(unsigned family);
+extern ApiInfo RegisteredApis[];
+extern FamilyInfo RegisteredFamilies[];
+// Inline: every tracked call looks its API and family up several times.
+inline const ApiInfo &apiInfo(unsigned api) {
+  return api < kApiCount ? kApis[api] : RegisteredApis[api - kApiCount];
+}
+inline const FamilyInfo &familyInfo(unsigned family) {
+  return family < kFamilyCount ? kFamilies[family]
+                               : RegisteredFamilies[family - kFamilyCount];
+}
 size_t apiCount();
 inline const FamilyInfo &familyOf(unsigned api) {
   return familyInfo(apiInfo(api).family);

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <dlfcn.h>
+#include <new>
 
 namespace msledger {
 
@@ -45,14 +46,15 @@ bool apiInterposed(unsigned api) {
 CallScope::CallScope(unsigned api)
     : Api(api), LevelIndex(static_cast<int>(familyOf(api).level)) {
   Outermost = Depth[LevelIndex]++ == 0;
-  Tracking = Outermost && Ledger::get().tracking(familyOf(api).level);
+  Tracking =
+      Outermost && Ledger::get().tracking(static_cast<Level>(LevelIndex));
   if (Outermost) {
     // Attribution works even when this level is not checked: under
     // --check-device-heap alone, the driver calls of a rewritten ACL call
     // still carry the ACL call's site.
     Site = PendingSite ? PendingSite : CurrentSite;
     PendingSite = nullptr;
-    if (familyOf(api).level == Level::Cann) {
+    if (static_cast<Level>(LevelIndex) == Level::Cann) {
       EnclosingSite = CurrentSite;
       CurrentSite = Site;
     }
@@ -61,7 +63,7 @@ CallScope::CallScope(unsigned api)
 
 CallScope::~CallScope() {
   --Depth[LevelIndex];
-  if (Outermost && familyOf(Api).level == Level::Cann)
+  if (Outermost && static_cast<Level>(LevelIndex) == Level::Cann)
     CurrentSite = EnclosingSite;
 }
 
@@ -70,11 +72,13 @@ void CallScope::acquired(uint64_t handle, uint64_t size, Space space) {
 }
 
 void CallScope::releasing(uint64_t handle) {
-  Ledger::get().beginRelease(Api, handle, Site, &Pending);
+  Pending = new (PendingStorage) PendingRelease;
+  Ledger::get().beginRelease(Api, handle, Site, Pending);
 }
 
 void CallScope::released(bool succeeded) {
-  Ledger::get().endRelease(Pending, succeeded);
+  if (Pending)
+    Ledger::get().endRelease(*Pending, succeeded);
 }
 
 } // namespace msledger
