@@ -10,7 +10,7 @@
 #   %msrewrite          the rewriter; %make_db writes a compile_commands.json
 #   %examples           utils/examples in the source tree
 #   %cmake              the CMake that configured this build
-#   %srcroot       the project's source tree
+#   %srcroot            the project's source tree; %objroot its build tree
 # FileCheck, not, count and split-file come from llvm-19-tools.
 import os
 
@@ -42,6 +42,7 @@ config.substitutions.append(("%preload", os.path.join(config.msledger_obj_root, 
 config.substitutions.append(("%examples", os.path.join(config.msledger_src_root, "utils", "examples")))
 config.substitutions.append(("%cmake", config.cmake_command))
 config.substitutions.append(("%srcroot", config.msledger_src_root))
+config.substitutions.append(("%objroot", config.msledger_obj_root))
 
 config.environment["PATH"] = os.pathsep.join(
     [config.llvm_tools_dir, config.msledger_bin_dir, config.environment.get("PATH", os.environ.get("PATH", ""))])

@@ -146,17 +146,65 @@ std::string relativeTo(const std::string &path, const std::string &root) {
   return path.substr(root.size());
 }
 
-/// The catalog next to the installed tool, or the source tree's.
-std::string builtInCatalog() {
-  std::string self = llvm::sys::fs::getMainExecutable(
-      "msrewrite", reinterpret_cast<void *>(&builtInCatalog));
-  llvm::SmallString<256> installed(
-      llvm::sys::path::parent_path(llvm::sys::path::parent_path(self)));
-  llvm::sys::path::append(installed, "share", "msledger", "cann.json");
-  if (llvm::sys::fs::exists(installed))
-    return std::string(installed.str());
-  return MSLEDGER_CATALOG_PATH;
-}
+/// Where the tool finds its catalog, msledger's headers and library, and
+/// clang's builtin headers. An installed msrewrite (PREFIX/bin) uses
+/// PREFIX/share/msledger/cann.json, PREFIX/include and PREFIX/lib, and
+/// PREFIX/lib/clang/N when that holds builtin headers; run from the build tree
+/// it uses the paths configured there. So a moved or copied install works.
+struct Installation {
+  std::string Catalog;
+  std::string ResourceDir;
+  std::vector<std::string> IncludeDirs;
+  std::string LibraryDir;
+
+  static const Installation &get() {
+    static const Installation found = locate();
+    return found;
+  }
+
+  /// The compile and link flags of rewritten files (--print-build-flags).
+  std::string buildFlags() const {
+    std::string flags;
+    for (const std::string &dir : IncludeDirs)
+      flags += "-I" + dir + " ";
+    return flags + "-include msledger/track.h -L" + LibraryDir +
+           " -Wl,-rpath," + LibraryDir +
+           " -Wl,--push-state,--no-as-needed -lmsledger -Wl,--pop-state";
+  }
+
+private:
+  static Installation locate() {
+    std::string self = llvm::sys::fs::getMainExecutable(
+        "msrewrite", reinterpret_cast<void *>(&Installation::get));
+    llvm::SmallString<256> prefix(
+        llvm::sys::path::parent_path(llvm::sys::path::parent_path(self)));
+    auto under = [&](std::initializer_list<llvm::StringRef> parts) {
+      llvm::SmallString<256> path(prefix);
+      for (llvm::StringRef part : parts)
+        llvm::sys::path::append(path, part);
+      return std::string(path.str());
+    };
+    Installation result;
+    std::string resourceDir =
+        under({"lib", "clang",
+               llvm::sys::path::filename(MSLEDGER_CLANG_RESOURCE_DIR)});
+    result.ResourceDir =
+        llvm::sys::fs::exists(resourceDir + "/include/stddef.h")
+            ? resourceDir
+            : MSLEDGER_CLANG_RESOURCE_DIR;
+    if (llvm::sys::fs::exists(under({"include", "msledger", "track.h"})) &&
+        llvm::sys::fs::exists(under({"share", "msledger", "cann.json"}))) {
+      result.Catalog = under({"share", "msledger", "cann.json"});
+      result.IncludeDirs = {under({"include"})};
+      result.LibraryDir = under({"lib"});
+    } else {
+      result.Catalog = MSLEDGER_CATALOG_PATH;
+      result.IncludeDirs = {MSLEDGER_INCLUDE_DIR_LIST};
+      result.LibraryDir = MSLEDGER_BUILD_LIBRARY_DIR;
+    }
+    return result;
+  }
+};
 
 class CollectAction : public ASTFrontendAction {
 public:
@@ -192,14 +240,14 @@ bool collect(const CompilationDatabase &database, const std::string &file,
   ClangTool tool(database, {file});
   tool.appendArgumentsAdjuster(getClangStripOutputAdjuster());
   tool.appendArgumentsAdjuster(getClangSyntaxOnlyAdjuster());
-  // The resource directory of the clang we were built with, found at
-  // configure time: builtin headers work from any install and any directory.
-  std::vector<std::string> extra = {
-      "-resource-dir=" MSLEDGER_CLANG_RESOURCE_DIR, "-w",
-      "-Wno-unknown-warning-option"};
+  // An explicit resource directory (see Installation): builtin headers work
+  // from any install and any directory.
+  const Installation &installation = Installation::get();
+  std::vector<std::string> extra = {"-resource-dir=" + installation.ResourceDir,
+                                    "-w", "-Wno-unknown-warning-option"};
   // Rewritten files are compiled with -include msledger/track.h.
-  for (const char *dir : {MSLEDGER_INCLUDE_DIR_LIST})
-    extra.push_back(std::string("-I") + dir);
+  for (const std::string &dir : installation.IncludeDirs)
+    extra.push_back("-I" + dir);
   extra.push_back("-include");
   extra.push_back("msledger/track.h");
   tool.appendArgumentsAdjuster(
@@ -341,7 +389,7 @@ int main(int argc, const char **argv) {
   });
   for (int i = 1; i < argc; ++i)
     if (std::string(argv[i]) == "--print-build-flags") {
-      llvm::outs() << MSLEDGER_BUILD_FLAGS << "\n";
+      llvm::outs() << Installation::get().buildFlags() << "\n";
       return 0;
     }
   // Flags after "--" make a database of their own, as with clang-tidy.
@@ -399,7 +447,8 @@ int main(int argc, const char **argv) {
     return 1;
   }
   std::string error;
-  std::optional<Catalog> catalog = Catalog::load(builtInCatalog(), &error);
+  std::optional<Catalog> catalog =
+      Catalog::load(Installation::get().Catalog, &error);
   if (!catalog) {
     llvm::errs() << "msrewrite: error: " << error << "\n";
     return 1;
