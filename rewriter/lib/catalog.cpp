@@ -14,20 +14,6 @@ namespace json = boost::json;
 
 namespace msledger {
 
-const char *roleName(Role role) {
-  switch (role) {
-  case Role::Alloc:
-    return "alloc";
-  case Role::Free:
-    return "free";
-  case Role::Acquire:
-    return "acquire";
-  case Role::Release:
-    return "release";
-  }
-  return "?";
-}
-
 namespace {
 
 std::string trim(const std::string &text) {
@@ -120,23 +106,17 @@ public:
         !string(*object, "space", what, &family.space, false) ||
         !string(*object, "namespace", what, &family.nameSpace, false))
       return false;
-    if (level == "device")
-      family.level = Level::Device;
-    else if (level == "cann")
-      family.level = Level::Cann;
+    if (std::optional<Level> named = levelNamed(level))
+      family.level = *named;
     else
       return fail(what + ": level must be \"device\" or \"cann\", not \"" +
                   level + "\"");
-    if (kind == "memory")
-      family.kind = Kind::Memory;
-    else if (kind == "resource")
-      family.kind = Kind::Resource;
+    if (std::optional<Kind> named = kindNamed(kind))
+      family.kind = *named;
     else
       return fail(what + ": kind must be \"memory\" or \"resource\", not \"" +
                   kind + "\"");
-    if (!family.space.empty() && family.space != "GM" &&
-        family.space != "host" && family.space != "DVPP" &&
-        family.space != "virtual")
+    if (!spaceNamed(family.space))
       return fail(what + ": space must be one of GM, host, DVPP, virtual");
     std::string handle = "address";
     if (!string(*object, "handle", what, &handle, false))
@@ -187,17 +167,12 @@ public:
     if (!string(*object, "role", what, &role) ||
         !string(*object, "family", what, &familyName))
       return false;
-    static const std::map<std::string, Role> roles = {
-        {"alloc", Role::Alloc},
-        {"free", Role::Free},
-        {"acquire", Role::Acquire},
-        {"release", Role::Release}};
-    auto r = roles.find(role);
-    if (r == roles.end())
+    std::optional<Role> named = roleNamed(role);
+    if (!named)
       return fail(what +
                   ": role must be alloc, free, acquire or release, not \"" +
                   role + "\"");
-    function.role = r->second;
+    function.role = *named;
     auto family =
         std::find_if(families.begin(), families.end(),
                      [&](const Family &f) { return f.name == familyName; });
@@ -208,8 +183,7 @@ public:
         function.role == Role::Alloc || function.role == Role::Free;
     if (memoryRole != (family->kind == Kind::Memory))
       return fail(what + ": role " + role + " does not fit the " +
-                  (family->kind == Kind::Memory ? "memory" : "resource") +
-                  " family '" + familyName +
+                  kindName(family->kind) + " family '" + familyName +
                   "' (memory: alloc/free, resource: acquire/release)");
 
     const json::value *handleValue = object->if_contains("handle");

@@ -15,8 +15,10 @@
 #ifndef MSLEDGER_REWRITER_CATALOG_H
 #define MSLEDGER_REWRITER_CATALOG_H
 
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace msledger {
@@ -27,13 +29,80 @@ enum class Role { Alloc, Free, Acquire, Release };
 enum class HandleFrom { Out, Param, Return, None };
 enum class SuccessRule { Equals, NonNull, Always };
 
-inline const char *levelName(Level level) {
-  return level == Level::Device ? "device" : "cann";
-}
 inline bool isAcquiring(Role role) {
   return role == Role::Alloc || role == Role::Acquire;
 }
-const char *roleName(Role role); // "alloc", ...
+
+// The catalog's spellings of levels, kinds and roles, and back: one table for
+// the loader, the generated wrappers, the reports and msledger_register_api.
+inline const char *levelName(Level level) {
+  return level == Level::Device ? "device" : "cann";
+}
+inline const char *kindName(Kind kind) {
+  return kind == Kind::Memory ? "memory" : "resource";
+}
+inline const char *roleName(Role role) {
+  switch (role) {
+  case Role::Alloc:
+    return "alloc";
+  case Role::Free:
+    return "free";
+  case Role::Acquire:
+    return "acquire";
+  case Role::Release:
+    return "release";
+  }
+  return "?";
+}
+/// msledger_space, as the runtime's tables spell it; a family's space in the
+/// catalog is one of these names, "" for none.
+enum class Space : uint8_t {
+  None = 0,
+  GM = 1,
+  Host = 2,
+  DVPP = 3,
+  Virtual = 4
+};
+inline const char *spaceName(Space space) {
+  switch (space) {
+  case Space::GM:
+    return "GM";
+  case Space::Host:
+    return "host";
+  case Space::DVPP:
+    return "DVPP";
+  case Space::Virtual:
+    return "virtual";
+  case Space::None:
+    break;
+  }
+  return "";
+}
+inline std::optional<Space> spaceNamed(std::string_view name) {
+  for (Space space :
+       {Space::None, Space::GM, Space::Host, Space::DVPP, Space::Virtual})
+    if (name == spaceName(space))
+      return space;
+  return std::nullopt;
+}
+inline std::optional<Level> levelNamed(std::string_view name) {
+  for (Level level : {Level::Device, Level::Cann})
+    if (name == levelName(level))
+      return level;
+  return std::nullopt;
+}
+inline std::optional<Kind> kindNamed(std::string_view name) {
+  for (Kind kind : {Kind::Memory, Kind::Resource})
+    if (name == kindName(kind))
+      return kind;
+  return std::nullopt;
+}
+inline std::optional<Role> roleNamed(std::string_view name) {
+  for (Role role : {Role::Alloc, Role::Free, Role::Acquire, Role::Release})
+    if (name == roleName(role))
+      return role;
+  return std::nullopt;
+}
 
 struct Param {
   std::string type; // as written, e.g. "void **"
@@ -43,7 +112,7 @@ struct Param {
 struct Family {
   std::string name;
   std::string display;   // "stream", "device memory", ...
-  std::string space;     // "GM", "host", "DVPP", "virtual" or empty
+  std::string space;     // spaceName(): "GM", "host", "DVPP", "virtual", ""
   std::string nameSpace; // families sharing one compare handles with each other
   Level level = Level::Cann;
   Kind kind = Kind::Memory;

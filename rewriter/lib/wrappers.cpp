@@ -116,10 +116,9 @@ std::string trackingWrapper(const Catalog &catalog, const Function &f,
         << quoted(f.name) << ", " << quoted(roleName(f.role)) << ", "
         << quoted(family.name) << ", " << quoted(family.display) << ", "
         << quoted(levelName(family.level)) << ", "
-        << quoted(family.kind == Kind::Memory ? "memory" : "resource") << ", "
-        << quoted(family.space) << ", " << quoted(family.nameSpace) << ", "
-        << (family.refcounted ? 1 : 0) << ", "
-        << (family.handleIsPointer ? 1 : 0) << ", "
+        << quoted(kindName(family.kind)) << ", " << quoted(family.space) << ", "
+        << quoted(family.nameSpace) << ", " << (family.refcounted ? 1 : 0)
+        << ", " << (family.handleIsPointer ? 1 : 0) << ", "
         << (family.hasHandle ? 1 : 0) << "};\n"
         << "  int api = msledger_api_registered_(&msledger_description_, "
            "&msledger_api_);\n";

@@ -4,7 +4,6 @@
 #include "ledger.h"
 
 #include <cstdio>
-#include <cstring>
 #include <new>
 
 using namespace msledger;
@@ -84,32 +83,19 @@ __attribute__((visibility("default"))) int
 msledger_register_api(const msledger_api_description *d) {
   if (!d || !d->name || !d->role || !d->level || !d->kind)
     return -1;
-  auto is = [](const char *a, const char *b) {
-    return a && std::strcmp(a, b) == 0;
-  };
+  std::optional<Role> role = roleNamed(d->role);
+  std::optional<Level> level = levelNamed(d->level);
+  std::optional<Kind> kind = kindNamed(d->kind);
+  if (!role || !level || !kind)
+    return -1;
   ApiDescription description{};
   description.name = d->name;
-  if (is(d->role, "alloc"))
-    description.role = Role::Alloc;
-  else if (is(d->role, "free"))
-    description.role = Role::Free;
-  else if (is(d->role, "acquire"))
-    description.role = Role::Acquire;
-  else if (is(d->role, "release"))
-    description.role = Role::Release;
-  else
-    return -1;
-  if (!is(d->level, "cann") && !is(d->level, "device"))
-    return -1;
-  description.level = is(d->level, "device") ? Level::Device : Level::Cann;
-  if (!is(d->kind, "memory") && !is(d->kind, "resource"))
-    return -1;
-  description.kind = is(d->kind, "memory") ? Kind::Memory : Kind::Resource;
-  description.space = is(d->space, "GM")        ? Space::GM
-                      : is(d->space, "host")    ? Space::Host
-                      : is(d->space, "DVPP")    ? Space::DVPP
-                      : is(d->space, "virtual") ? Space::Virtual
-                                                : Space::None;
+  description.role = *role;
+  description.level = *level;
+  description.kind = *kind;
+  // An unknown or missing space is no space.
+  description.space =
+      d->space ? spaceNamed(d->space).value_or(Space::None) : Space::None;
   description.family = d->family;
   description.display = d->display ? d->display : d->family;
   description.nameSpace = d->name_space ? d->name_space : d->family;

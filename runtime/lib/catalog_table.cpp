@@ -44,22 +44,6 @@ const ApiInfo kApis[] = {
 };
 const size_t kApiCount = sizeof(kApis) / sizeof(kApis[0]);
 
-const char *spaceName(Space space) {
-  switch (space) {
-  case Space::GM:
-    return "GM";
-  case Space::Host:
-    return "host";
-  case Space::DVPP:
-    return "DVPP";
-  case Space::Virtual:
-    return "virtual";
-  case Space::None:
-    break;
-  }
-  return "";
-}
-
 namespace {
 
 // Registered entries: written once under the mutex, then published by

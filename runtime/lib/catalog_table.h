@@ -15,16 +15,6 @@
 
 namespace msledger {
 
-/// msledger_space, as the tables spell it.
-enum class Space : uint8_t {
-  None = 0,
-  GM = 1,
-  Host = 2,
-  DVPP = 3,
-  Virtual = 4
-};
-const char *spaceName(Space space); // "GM", "host", "DVPP", "virtual", ""
-
 struct FamilyInfo {
   const char *name;
   const char *display;

@@ -353,7 +353,7 @@ json::object recordJson(const Ledger &ledger, Level level, const Record &r) {
   json::object out = eventJson(ledger, r.api, r.serial, r.site, r.thread);
   out["level"] = levelName(level);
   out["family"] = family.name;
-  out["kind"] = family.kind == Kind::Memory ? "memory" : "resource";
+  out["kind"] = kindName(family.kind);
   out["handle"] = handleText(family, Ledger::handleOf(r.key));
   if (family.refcounted)
     out["references"] = r.size;
