@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <dlfcn.h>
+#include <iterator>
 #include <new>
 
 namespace msledger {
@@ -21,14 +22,17 @@ __attribute__((tls_model(
 __attribute__((tls_model(
     "initial-exec"))) thread_local const msledger_site *CurrentSite = nullptr;
 
-/// Per API: 0 not known yet, 1 interposed, 2 not.
+/// Per built-in API: 0 not known yet, 1 interposed, 2 not.
 std::atomic<uint8_t> Interposed[1024];
 } // namespace
 
 void setPendingSite(const msledger_site *site) { PendingSite = site; }
 
 bool apiInterposed(unsigned api) {
-  if (api >= apiCount())
+  // Only the built-in catalog has interposers: registered APIs (indices from
+  // kApiCount up) never reach one, and need no lookup. The bound on
+  // Interposed is then independent of how many APIs may be registered.
+  if (api >= kApiCount || api >= std::size(Interposed))
     return false;
   uint8_t known = Interposed[api].load(std::memory_order_relaxed);
   if (known)
