@@ -95,12 +95,15 @@ Ledger::Ledger() {
   }
 }
 
-uint64_t Ledger::keyOf(unsigned api, uint64_t handle) {
-  unsigned nameSpace = familyOf(api).nameSpace;
-  if (nameSpace == 0)
+uint64_t Ledger::keyIn(const FamilyInfo &family, uint64_t handle) {
+  if (family.nameSpace == 0)
     return handle;
-  return (static_cast<uint64_t>(nameSpace) << 56) |
+  return (static_cast<uint64_t>(family.nameSpace) << 56) |
          (handle & 0x00FFFFFFFFFFFFFFULL);
+}
+
+uint64_t Ledger::keyOf(unsigned api, uint64_t handle) {
+  return keyIn(familyOf(api), handle);
 }
 
 uint64_t Ledger::handleOf(uint64_t key) { return key & 0x00FFFFFFFFFFFFFFULL; }
@@ -176,20 +179,20 @@ uint64_t Ledger::timeOfSerial(uint64_t serial) const {
   return after == Checkpoints.end() ? nowNs() : after->second;
 }
 
-bool Ledger::trackedKey(unsigned api, uint64_t handle, int *level,
-                        uint64_t *key) const {
-  *level = static_cast<int>(familyOf(api).level);
-  *key = keyOf(api, handle);
-  return Enabled[*level] && *key != 0;
+const FamilyInfo *Ledger::trackedFamily(unsigned api, uint64_t handle,
+                                        uint64_t *key) const {
+  const FamilyInfo &family = familyOf(api);
+  *key = keyIn(family, handle);
+  return Enabled[static_cast<int>(family.level)] && *key != 0 ? &family
+                                                              : nullptr;
 }
 
 void Ledger::acquire(unsigned api, uint64_t handle, uint64_t size, Space space,
                      const msledger_site *site) {
-  int level;
   uint64_t key;
-  if (!trackedKey(api, handle, &level, &key))
+  const FamilyInfo *family = trackedFamily(api, handle, &key);
+  if (!family)
     return;
-  const FamilyInfo &family = familyOf(api);
   Record record;
   record.key = key;
   record.size = size;
@@ -203,17 +206,17 @@ void Ledger::acquire(unsigned api, uint64_t handle, uint64_t size, Space space,
   Record previous;
   // A live key handed out again was released by something we do not track
   // (aclrtResetDevice destroying streams, say): the new record replaces it.
-  Tables[level].acquire(record, family.refcounted, &previous);
+  Tables[static_cast<int>(family->level)].acquire(record, family->refcounted,
+                                                  &previous);
 }
 
 void Ledger::beginRelease(unsigned api, uint64_t handle,
                           const msledger_site *site, PendingRelease *pending) {
   pending->active = false;
-  int level;
   uint64_t key;
-  if (!trackedKey(api, handle, &level, &key))
+  const FamilyInfo *family = trackedFamily(api, handle, &key);
+  if (!family)
     return;
-  const FamilyInfo &family = familyOf(api);
   pending->active = true;
   pending->api = api;
   pending->handle = handle;
@@ -224,8 +227,8 @@ void Ledger::beginRelease(unsigned api, uint64_t handle,
   // The release's serial is taken now, before the real call can let another
   // thread be handed the same address: serials follow the real order.
   pending->event.serial = NextSerial.fetch_add(1, std::memory_order_relaxed);
-  pending->taken = Tables[level].take(key, family.refcounted, pending->event,
-                                      &pending->record);
+  pending->taken = Tables[static_cast<int>(family->level)].take(
+      key, family->refcounted, pending->event, &pending->record);
 }
 
 void Ledger::endRelease(PendingRelease &pending, bool succeeded) {

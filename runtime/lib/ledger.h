@@ -116,9 +116,11 @@ private:
   void clockLoop();
   void reportError(ErrorEvent error);
   void write(const std::string &text);
-  /// Whether `api` is tracked now, with the level and key of `handle`.
-  bool trackedKey(unsigned api, uint64_t handle, int *level,
-                  uint64_t *key) const;
+  /// The family of `api` if its level is tracked now and `handle` has a
+  /// key (*key), else null: one lookup for the event's whole path.
+  const FamilyInfo *trackedFamily(unsigned api, uint64_t handle,
+                                  uint64_t *key) const;
+  static uint64_t keyIn(const FamilyInfo &family, uint64_t handle);
   /// The live records of `level` this process is to report.
   std::vector<Record> liveRecords(Level level) const;
   std::string leakReport(std::vector<Record> (&live)[2],
