@@ -2,11 +2,12 @@
 //---------------------------===//
 #include "catalog.h"
 
+#include "text_file.h"
+
 #include <boost/json.hpp>
 
 #include <algorithm>
 #include <cctype>
-#include <fstream>
 #include <map>
 #include <sstream>
 
@@ -380,14 +381,12 @@ std::optional<Catalog> Catalog::parse(const std::string &text,
 
 std::optional<Catalog> Catalog::load(const std::string &path,
                                      std::string *error) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) {
+  std::optional<std::string> text = readTextFile(path, error);
+  if (!text) {
     *error = path + ": cannot read the catalog";
     return std::nullopt;
   }
-  std::stringstream text;
-  text << file.rdbuf();
-  return parse(text.str(), path, error);
+  return parse(*text, path, error);
 }
 
 bool Catalog::merge(const Catalog &addition, const std::string &source,

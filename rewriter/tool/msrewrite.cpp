@@ -14,6 +14,7 @@
 #include "collect.h"
 #include "compile_db.h"
 #include "instrument.h"
+#include "text_file.h"
 #include "wrappers.h"
 
 #include "clang/Frontend/CompilerInstance.h"
@@ -29,9 +30,7 @@
 
 #include <boost/json.hpp>
 
-#include <fstream>
 #include <mutex>
-#include <sstream>
 #include <sys/stat.h>
 #include <thread>
 #include <unistd.h>
@@ -108,38 +107,6 @@ std::mutex OutputMutex;
 void message(const std::string &text) {
   std::lock_guard<std::mutex> lock(OutputMutex);
   llvm::errs() << text << "\n";
-}
-
-std::string readFile(const std::string &path, bool *ok) {
-  std::ifstream file(path, std::ios::binary);
-  std::stringstream text;
-  text << file.rdbuf();
-  *ok = static_cast<bool>(file) || file.eof();
-  return text.str();
-}
-
-/// Writes `text` to a temporary next to `path`, with `path`'s mode, and
-/// renames it over `path`: readers see the old file or the new, never half.
-bool writeAtomically(const std::string &path, const std::string &text,
-                     std::string *error) {
-  struct stat st;
-  mode_t mode = stat(path.c_str(), &st) == 0 ? (st.st_mode & 07777) : 0644;
-  std::string temp = path + ".msrewrite-tmp";
-  {
-    std::ofstream file(temp, std::ios::binary | std::ios::trunc);
-    if (!(file << text) || !file.flush()) {
-      *error = "cannot write " + temp;
-      unlink(temp.c_str());
-      return false;
-    }
-  }
-  if (chmod(temp.c_str(), mode) != 0 ||
-      rename(temp.c_str(), path.c_str()) != 0) {
-    *error = "cannot replace " + path + ": " + strerror(errno);
-    unlink(temp.c_str());
-    return false;
-  }
-  return true;
 }
 
 std::string relativeTo(const std::string &path, const std::string &root) {
@@ -317,15 +284,10 @@ bool writeMirror(const CompilationDatabase &database,
       *error = "cannot create the directory of " + target + ": " + ec.message();
       return false;
     }
-    bool readable = false;
     auto it = rewritten.find(file);
-    std::string text =
-        it != rewritten.end() ? it->second->after : readFile(file, &readable);
-    if (it == rewritten.end() && !readable) {
-      *error = "cannot read " + file;
-      return false;
-    }
-    if (!writeAtomically(target, text, error))
+    std::optional<std::string> text =
+        it != rewritten.end() ? it->second->after : readTextFile(file, error);
+    if (!text || !writeTextFileAtomically(target, *text, error))
       return false;
   }
   boost::json::array commands;
@@ -342,8 +304,9 @@ bool writeMirror(const CompilationDatabase &database,
           {"arguments", std::move(arguments)}});
     }
   }
-  return writeAtomically(mirror + "compile_commands.json",
-                         boost::json::serialize(commands) + "\n", error);
+  return writeTextFileAtomically(mirror + "compile_commands.json",
+                                 boost::json::serialize(commands) + "\n",
+                                 error);
 }
 
 int revertAll(const std::string &root) {
@@ -354,14 +317,13 @@ int revertAll(const std::string &root) {
     if (it->type() != llvm::sys::fs::file_type::regular_file)
       continue;
     std::string path = it->path();
-    bool ok = false;
-    std::string text = readFile(path, &ok);
-    if (!ok || !isInstrumented(text))
+    std::string error;
+    std::optional<std::string> text = readTextFile(path, &error);
+    if (!text || !isInstrumented(*text))
       continue;
     bool exact = false;
-    std::optional<std::string> original = revert(text, &exact);
-    std::string error;
-    if (!original || !writeAtomically(path, *original, &error)) {
+    std::optional<std::string> original = revert(*text, &exact);
+    if (!original || !writeTextFileAtomically(path, *original, &error)) {
       message("msrewrite: error: cannot revert " + path +
               (error.empty() ? "" : ": " + error));
       ++failures;
@@ -532,9 +494,9 @@ int main(int argc, const char **argv) {
     message(note);
   unsigned already = 0;
   for (const std::string &file : files) {
-    bool readable = false;
-    std::string text = readFile(file, &readable);
-    if (!failedFiles.count(file) && readable && isInstrumented(text)) {
+    std::string error;
+    std::optional<std::string> text = readTextFile(file, &error);
+    if (!failedFiles.count(file) && text && isInstrumented(*text)) {
       ++already;
       message(
           "msrewrite: note: " + file +
@@ -605,7 +567,8 @@ int main(int argc, const char **argv) {
     if (Diff)
       llvm::outs() << instrumentationDiff(planned.relative, planned.before,
                                           planned.after);
-    if (InPlace && !writeAtomically(planned.path, planned.after, &error)) {
+    if (InPlace &&
+        !writeTextFileAtomically(planned.path, planned.after, &error)) {
       llvm::errs() << "msrewrite: error: " << error << "\n";
       return 1;
     }
@@ -630,8 +593,8 @@ int main(int argc, const char **argv) {
                                  {"format", 1},
                                  {"root", root},
                                  {"sites", std::move(list)}};
-    if (!writeAtomically(ExportSites, boost::json::serialize(manifest) + "\n",
-                         &error)) {
+    if (!writeTextFileAtomically(
+            ExportSites, boost::json::serialize(manifest) + "\n", &error)) {
       llvm::errs() << "msrewrite: error: " << error << "\n";
       return 1;
     }

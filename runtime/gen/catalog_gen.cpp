@@ -18,10 +18,10 @@
 //
 //===----------------------------------------------------------------------===//
 #include "catalog.h"
+#include "text_file.h"
 #include "wrappers.h"
 
 #include <cstdio>
-#include <fstream>
 #include <sstream>
 
 using namespace msledger;
@@ -197,23 +197,6 @@ std::string track(const Catalog &catalog, const std::string &source) {
   return out.str();
 }
 
-bool writeAtomically(const std::string &path, const std::string &content) {
-  std::string temp = path + ".tmp";
-  {
-    std::ofstream file(temp, std::ios::binary | std::ios::trunc);
-    if (!(file << content) || !file.flush()) {
-      fprintf(stderr, "msledger-catalog-gen: cannot write %s\n", temp.c_str());
-      return false;
-    }
-  }
-  if (std::rename(temp.c_str(), path.c_str()) != 0) {
-    fprintf(stderr, "msledger-catalog-gen: cannot rename %s to %s\n",
-            temp.c_str(), path.c_str());
-    return false;
-  }
-  return true;
-}
-
 } // namespace
 
 int main(int argc, char **argv) {
@@ -237,8 +220,11 @@ int main(int argc, char **argv) {
   size_t slash = source.rfind("/rewriter/");
   if (slash != std::string::npos)
     source = source.substr(slash + 1);
-  bool written = writeAtomically(argv[2], table(*catalog, source)) &&
-                 writeAtomically(argv[3], interposers(*catalog, source)) &&
-                 writeAtomically(argv[4], track(*catalog, source));
+  bool written =
+      writeTextFileAtomically(argv[2], table(*catalog, source), &error) &&
+      writeTextFileAtomically(argv[3], interposers(*catalog, source), &error) &&
+      writeTextFileAtomically(argv[4], track(*catalog, source), &error);
+  if (!written)
+    fprintf(stderr, "msledger-catalog-gen: %s\n", error.c_str());
   return written ? 0 : 1;
 }
