@@ -10,6 +10,8 @@
 #   %msrewrite          the rewriter; %make_db writes a compile_commands.json
 #   %examples           utils/examples in the source tree
 #   %cmake              the CMake that configured this build
+#   %tree_hash DIR      a listing of DIR's files with their SHA-256 (diff two)
+#   %cann_project       the multi-directory CMake application of lit-tests/integration
 #   %srcroot            the project's source tree; %objroot its build tree
 # FileCheck, not, count and split-file come from llvm-19-tools.
 import os
@@ -41,6 +43,10 @@ config.substitutions.append(("%ledger_link", "{0} -L{1}/lib -Wl,-rpath,{1}/lib -
 config.substitutions.append(("%preload", os.path.join(config.msledger_obj_root, "lib", "libmsledger_preload.so")))
 config.substitutions.append(("%examples", os.path.join(config.msledger_src_root, "utils", "examples")))
 config.substitutions.append(("%cmake", config.cmake_command))
+config.substitutions.append(("%tree_hash", "python3 " + os.path.join(config.test_source_root, "integration", "Inputs",
+                                                                     "tree_hash.py")))
+config.substitutions.append(("%cann_project", os.path.join(config.test_source_root, "integration", "Inputs",
+                                                           "cann-project")))
 config.substitutions.append(("%srcroot", config.msledger_src_root))
 config.substitutions.append(("%objroot", config.msledger_obj_root))
 

@@ -14,11 +14,13 @@
 #include "collect.h"
 #include "compile_db.h"
 #include "instrument.h"
+#include "launch.h"
 #include "text_file.h"
 #include "wrappers.h"
 
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
+#include "clang/Frontend/TextDiagnosticPrinter.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/CommonOptionsParser.h" // ArgumentsAdjustingCompilations
 #include "clang/Tooling/CompilationDatabase.h"
@@ -26,10 +28,14 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <boost/json.hpp>
 
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
 #include <mutex>
 #include <sys/stat.h>
 #include <thread>
@@ -94,6 +100,17 @@ static cl::opt<std::string>
 static cl::opt<unsigned>
     Jobs("j", cl::desc("Translation units parsed in parallel (default 1)"),
          cl::init(1), cl::cat(Category));
+static cl::opt<bool> Launch(
+    "launch",
+    cl::desc("Compiler launcher: msrewrite --launch [options] -- COMPILER "
+             "ARGS... compiles a rewritten copy of the one source (and links "
+             "with the ledger); see rewriter/README.md"),
+    cl::cat(Category));
+static cl::opt<std::string> KeepDir(
+    "keep-dir",
+    cl::desc("With --launch: keep each source's rewritten copy under this "
+             "directory (default: a private temporary, removed after)"),
+    cl::value_desc("dir"), cl::cat(Category));
 static cl::opt<bool> PrintBuildFlags(
     "print-build-flags",
     cl::desc(
@@ -129,14 +146,19 @@ struct Installation {
     return found;
   }
 
-  /// The compile and link flags of rewritten files (--print-build-flags).
-  std::string buildFlags() const {
-    std::string flags;
+  /// The flags compiling rewritten files needs.
+  std::vector<std::string> compileFlags() const {
+    std::vector<std::string> flags;
     for (const std::string &dir : IncludeDirs)
-      flags += "-I" + dir + " ";
-    return flags + "-include msledger/track.h -L" + LibraryDir +
-           " -Wl,-rpath," + LibraryDir +
-           " -Wl,--push-state,--no-as-needed -lmsledger -Wl,--pop-state";
+      flags.push_back("-I" + dir);
+    flags.push_back("-include");
+    flags.push_back("msledger/track.h");
+    return flags;
+  }
+  /// The flags linking them needs: libmsledger, whatever the link order.
+  std::vector<std::string> linkFlags() const {
+    return {"-L" + LibraryDir, "-Wl,-rpath," + LibraryDir,
+            "-Wl,--push-state,--no-as-needed", "-lmsledger", "-Wl,--pop-state"};
   }
 
 private:
@@ -176,13 +198,16 @@ private:
 class CollectAction : public ASTFrontendAction {
 public:
   CollectAction(const Catalog &catalog, const std::string &root,
-                TranslationUnitSites &out, bool *failed)
-      : Catalog_(catalog), Root(root), Out(out), Failed(failed) {}
+                TranslationUnitSites &out, bool *failed, bool quiet)
+      : Catalog_(catalog), Root(root), Out(out), Failed(failed), Quiet(quiet) {}
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &,
                                                  StringRef) override {
     return makeCollector(Catalog_, Root, Out);
   }
   bool BeginSourceFileAction(CompilerInstance &compiler) override {
+    if (Quiet) // no "N errors generated." either
+      compiler.setVerboseOutputStream(
+          std::make_unique<llvm::raw_null_ostream>());
     compiler.getPreprocessor().addPPCallbacks(makeSkippedBranchReporter(
         Catalog_, Root, compiler.getSourceManager(), Out));
     return true;
@@ -198,14 +223,22 @@ private:
   std::string Root;
   TranslationUnitSites &Out;
   bool *Failed;
+  bool Quiet;
 };
 
 /// Runs the collector over one file; false if it does not compile.
+/// Clang's diagnostics go to `diagnostics` if given, else to stderr.
 bool collect(const CompilationDatabase &database, const std::string &file,
              const Catalog &catalog, const std::string &root,
-             TranslationUnitSites &out) {
+             TranslationUnitSites &out, DiagnosticConsumer *diagnostics) {
   ClangTool tool(database, {file});
+  if (diagnostics) {
+    tool.setDiagnosticConsumer(diagnostics);
+    tool.setPrintErrorMessage(false);
+  }
   tool.appendArgumentsAdjuster(getClangStripOutputAdjuster());
+  // A parse must not write the build's dependency files.
+  tool.appendArgumentsAdjuster(getClangStripDependencyFileAdjuster());
   tool.appendArgumentsAdjuster(getClangSyntaxOnlyAdjuster());
   // An explicit resource directory (see Installation): builtin headers work
   // from any install and any directory.
@@ -213,10 +246,8 @@ bool collect(const CompilationDatabase &database, const std::string &file,
   std::vector<std::string> extra = {"-resource-dir=" + installation.ResourceDir,
                                     "-w", "-Wno-unknown-warning-option"};
   // Rewritten files are compiled with -include msledger/track.h.
-  for (const std::string &dir : installation.IncludeDirs)
-    extra.push_back("-I" + dir);
-  extra.push_back("-include");
-  extra.push_back("msledger/track.h");
+  std::vector<std::string> flags = installation.compileFlags();
+  extra.insert(extra.end(), flags.begin(), flags.end());
   tool.appendArgumentsAdjuster(
       getInsertArgumentAdjuster(extra, ArgumentInsertPosition::END));
   bool failed = false;
@@ -225,13 +256,14 @@ bool collect(const CompilationDatabase &database, const std::string &file,
     const std::string &R;
     TranslationUnitSites &O;
     bool *F;
+    bool Q;
     Factory(const Catalog &c, const std::string &r, TranslationUnitSites &o,
-            bool *f)
-        : C(c), R(r), O(o), F(f) {}
+            bool *f, bool q)
+        : C(c), R(r), O(o), F(f), Q(q) {}
     std::unique_ptr<FrontendAction> create() override {
-      return std::make_unique<CollectAction>(C, R, O, F);
+      return std::make_unique<CollectAction>(C, R, O, F, Q);
     }
-  } factory(catalog, root, out, &failed);
+  } factory(catalog, root, out, &failed, diagnostics != nullptr);
   int status = tool.run(&factory);
   return status == 0 && !failed;
 }
@@ -260,16 +292,53 @@ std::string mirrored(const std::string &path, const std::string &root,
   return out;
 }
 
-/// -o DIR: every project file the translation units read, rewritten or as it
-/// is, at the same place under DIR, and a compile database that builds them
-/// there with the same commands.
-bool writeMirror(const CompilationDatabase &database,
-                 const std::vector<std::string> &files,
-                 const std::set<std::string> &failed,
-                 const std::set<std::string> &projectFiles,
-                 const std::vector<Planned> &plan, const std::string &root,
-                 std::string *error) {
-  std::string mirror = normalisePath(OutputDir) + "/";
+/// Writes `text` to `path` unless it holds it already (a build in a mirror
+/// must see only what changed as new), with the permissions of `like`.
+bool writeIfChanged(const std::string &path, const std::string &text,
+                    const std::string &like, std::string *error) {
+  std::string ignored;
+  std::optional<std::string> existing = readTextFile(path, &ignored);
+  if (existing && *existing == text)
+    return true;
+  if (!writeTextFileAtomically(path, text, error))
+    return false;
+  struct stat st;
+  if (stat(like.c_str(), &st) == 0)
+    chmod(path.c_str(), st.st_mode & 07777);
+  return true;
+}
+
+/// Copies `from` to `to` unless it holds the same bytes, keeping the
+/// permissions and the modification time: an unchanged file must not look
+/// newer than what a previous build made of it.
+bool copyIfChanged(const std::string &from, const std::string &to,
+                   std::string *error) {
+  std::optional<std::string> text = readTextFile(from, error);
+  std::string ignored;
+  std::optional<std::string> existing = readTextFile(to, &ignored);
+  if (!text)
+    return false;
+  if (existing && *existing == *text)
+    return true;
+  if (!writeIfChanged(to, *text, from, error))
+    return false;
+  struct stat st;
+  if (stat(from.c_str(), &st) == 0) {
+    struct timespec times[2] = {st.st_atim, st.st_mtim};
+    utimensat(AT_FDCWD, to.c_str(), times, 0);
+  }
+  return true;
+}
+
+/// Every project file the translation units read, rewritten or as it is, at
+/// the same place under `mirror` (absolute, with a trailing '/'). `written`
+/// gets the files' original paths.
+bool writeMirrorFiles(const std::string &mirror,
+                      const std::vector<std::string> &files,
+                      const std::set<std::string> &failed,
+                      const std::set<std::string> &projectFiles,
+                      const std::vector<Planned> &plan, const std::string &root,
+                      std::set<std::string> *written, std::string *error) {
   std::map<std::string, const Planned *> rewritten;
   for (const Planned &planned : plan)
     rewritten[planned.path] = &planned;
@@ -285,11 +354,131 @@ bool writeMirror(const CompilationDatabase &database,
       return false;
     }
     auto it = rewritten.find(file);
-    std::optional<std::string> text =
-        it != rewritten.end() ? it->second->after : readTextFile(file, error);
-    if (!text || !writeTextFileAtomically(target, *text, error))
+    if (it != rewritten.end()
+            ? !writeIfChanged(target, it->second->after, file, error)
+            : !copyIfChanged(file, target, error))
+      return false;
+    written->insert(file);
+  }
+  return true;
+}
+
+/// The objects a database's commands write (-o), absolute.
+std::set<std::string> compileOutputs(const CompilationDatabase &database) {
+  std::set<std::string> outputs;
+  for (const CompileCommand &command : database.getAllCompileCommands()) {
+    const std::vector<std::string> &args = command.CommandLine;
+    for (size_t i = 0; i < args.size(); ++i) {
+      std::string output;
+      if (args[i] == "-o" && i + 1 < args.size())
+        output = args[i + 1];
+      else if (args[i].size() > 2 && args[i].rfind("-o", 0) == 0)
+        output = args[i].substr(2);
+      if (output.empty())
+        continue;
+      llvm::SmallString<256> path(output);
+      if (llvm::sys::path::is_relative(path)) {
+        path = command.Directory;
+        llvm::sys::path::append(path, output);
+      }
+      outputs.insert(normalisePath(std::string(path.str())));
+    }
+  }
+  return outputs;
+}
+
+/// Whether a file is a build product: an ELF object, program or library, or
+/// a static archive. These are never copied into a mirror, whose own build
+/// makes them (an old one copied next to a rewritten source could pass for
+/// up to date, or replace the mirror's instrumented build).
+bool isBinaryProduct(const std::string &path) {
+  char magic[8] = {};
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return false;
+  ssize_t got = read(fd, magic, sizeof magic);
+  close(fd);
+  return (got >= 4 && memcmp(magic,
+                             "\x7f"
+                             "ELF",
+                             4) == 0) ||
+         (got == 8 && memcmp(magic, "!<arch>\n", 8) == 0);
+}
+
+/// -o DIR: the rest of the project -- build files, scripts, data -- so that
+/// the mirror builds the way the original does. Leaves out DIR itself, the
+/// database's directory, version-control metadata, CMake build trees, the
+/// objects the database's commands write and other build products.
+bool copyRestOfProject(const std::string &root, const std::string &mirror,
+                       const std::string &databaseDir,
+                       const std::set<std::string> &written,
+                       const std::set<std::string> &outputs,
+                       std::string *error) {
+  std::error_code ec;
+  for (llvm::sys::fs::recursive_directory_iterator it(root, ec, false), end;
+       it != end && !ec; it.increment(ec)) {
+    std::string path = it->path();
+    llvm::StringRef name = llvm::sys::path::filename(path);
+    llvm::sys::fs::file_type type = it->type();
+    if (type == llvm::sys::fs::file_type::directory_file) {
+      if (path + "/" == mirror || path == databaseDir || name == ".git" ||
+          name == ".hg" || name == ".svn" ||
+          llvm::sys::fs::exists(path + "/CMakeCache.txt"))
+        it.no_push();
+      continue;
+    }
+    std::string target = mirror + relativeTo(path, root);
+    if (written.count(path) || outputs.count(path) || isUnder(path, mirror) ||
+        path == databaseDir + "/compile_commands.json" ||
+        (type == llvm::sys::fs::file_type::regular_file &&
+         isBinaryProduct(path)))
+      continue;
+    if (std::error_code made = llvm::sys::fs::create_directories(
+            llvm::sys::path::parent_path(target))) {
+      *error =
+          "cannot create the directory of " + target + ": " + made.message();
+      return false;
+    }
+    if (type == llvm::sys::fs::file_type::symlink_file) {
+      char link[4096];
+      ssize_t length = readlink(path.c_str(), link, sizeof link - 1);
+      struct stat st;
+      if (length > 0 && lstat(target.c_str(), &st) != 0) {
+        link[length] = '\0';
+        if (symlink(link, target.c_str()) != 0) {
+          *error = "cannot link " + target + ": " + strerror(errno);
+          return false;
+        }
+      }
+      continue;
+    }
+    if (type == llvm::sys::fs::file_type::regular_file &&
+        !copyIfChanged(path, target, error))
       return false;
   }
+  if (ec) {
+    *error = "cannot read " + root + ": " + ec.message();
+    return false;
+  }
+  return true;
+}
+
+/// -o DIR: the mirror's files and a compile database that builds them there
+/// with the same commands.
+bool writeMirror(const CompilationDatabase &database,
+                 const std::vector<std::string> &files,
+                 const std::set<std::string> &failed,
+                 const std::set<std::string> &projectFiles,
+                 const std::vector<Planned> &plan, const std::string &root,
+                 std::string *error) {
+  std::string mirror = normalisePath(OutputDir) + "/";
+  std::set<std::string> written;
+  if (!writeMirrorFiles(mirror, files, failed, projectFiles, plan, root,
+                        &written, error) ||
+      !copyRestOfProject(root, mirror,
+                         BuildPath.empty() ? "" : normalisePath(BuildPath),
+                         written, compileOutputs(database), error))
+    return false;
   boost::json::array commands;
   for (const std::string &file : files) {
     if (failed.count(file))
@@ -343,28 +532,438 @@ int revertAll(const std::string &root) {
   return failures ? 1 : 0;
 }
 
+/// The built-in catalog with the --catalog files merged in; `additions` gets
+/// the names of their functions.
+std::optional<Catalog> loadCatalogs(std::set<std::string> *additions,
+                                    std::string *error) {
+  std::optional<Catalog> catalog =
+      Catalog::load(Installation::get().Catalog, error);
+  if (!catalog)
+    return std::nullopt;
+  // A project's own allocators and handles, added to the built-in catalog.
+  for (const std::string &path : CatalogFiles) {
+    std::optional<Catalog> added = Catalog::load(path, error);
+    if (!added || !catalog->merge(*added, path, error))
+      return std::nullopt;
+    for (const Function &function : added->functions())
+      additions->insert(function.name);
+  }
+  return catalog;
+}
+
+/// What parsing and planning the translation units found.
+struct Rewrite {
+  std::vector<Planned> plan; // the files to write, with their new text
+  std::set<std::string> failedFiles, projectFiles;
+  std::set<std::string> notes;
+  unsigned outside = 0, already = 0, sites = 0;
+};
+
+/// Parses `files`, -j at a time, and plans the rewrite of every project file
+/// they read. Writes nothing.
+Rewrite planRewrite(const CompilationDatabase &database,
+                    const std::vector<std::string> &files,
+                    const Catalog &catalog,
+                    const std::set<std::string> &additions,
+                    const std::string &root,
+                    DiagnosticConsumer *diagnostics = nullptr) {
+  std::vector<TranslationUnitSites> results(files.size());
+  std::vector<char> ok(files.size(), 0);
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    for (size_t i; (i = next.fetch_add(1)) < files.size();)
+      ok[i] =
+          collect(database, files[i], catalog, root, results[i], diagnostics);
+  };
+  std::vector<std::thread> threads;
+  for (unsigned t = 1; t < std::max(1u, unsigned(Jobs)); ++t)
+    threads.emplace_back(worker);
+  worker();
+  for (auto &thread : threads)
+    thread.join();
+
+  Rewrite rewrite;
+  std::map<std::string, std::vector<CallSite>> sites;
+  std::map<std::string, std::string> contents;
+  for (size_t i = 0; i < files.size(); ++i) {
+    if (!ok[i]) {
+      rewrite.failedFiles.insert(normalisePath(files[i]));
+      continue;
+    }
+    for (auto &entry : results[i].sites)
+      sites[entry.first].insert(sites[entry.first].end(), entry.second.begin(),
+                                entry.second.end());
+    contents.insert(results[i].contents.begin(), results[i].contents.end());
+    rewrite.notes.insert(results[i].notes.begin(), results[i].notes.end());
+    rewrite.outside += results[i].outsideRoot;
+    rewrite.projectFiles.insert(results[i].projectFiles.begin(),
+                                results[i].projectFiles.end());
+  }
+  for (const std::string &file : files) {
+    std::string error;
+    std::optional<std::string> text = readTextFile(file, &error);
+    if (!rewrite.failedFiles.count(file) && text && isInstrumented(*text)) {
+      ++rewrite.already;
+      message(
+          "msrewrite: note: " + file +
+          " is already instrumented; left as it is (--revert, then rewrite, to "
+          "pick up calls added since)");
+    }
+  }
+
+  for (auto &entry : sites) {
+    const std::string &path = entry.first;
+    if (rewrite.failedFiles.count(path))
+      continue;
+    const std::string &before = contents[path];
+    if (isInstrumented(before))
+      continue; // the files named are counted above; headers stay as they are
+    Planned planned{path, relativeTo(path, root), before, "", entry.second};
+    assignSerials(planned.relative, planned.sites);
+    // A catalog addition has no wrapper in msledger/track.h: its wrapper is
+    // defined in the file, on the line of the first declaration calling it.
+    WrapperInsertions wrappers;
+    std::map<std::string, long> firstUse;
+    std::vector<CallSite> kept;
+    for (const CallSite &site : planned.sites) {
+      if (!additions.count(site.callee)) {
+        kept.push_back(site);
+        continue;
+      }
+      if (site.topLevelOffset < 0) {
+        rewrite.notes.insert(
+            planned.relative + ":" + std::to_string(site.line) +
+            ": note: call to " + site.callee +
+            " not rewritten: a catalog addition called from a macro body "
+            "gets no wrapper yet");
+        continue;
+      }
+      long &first =
+          firstUse.emplace(site.callee, site.topLevelOffset).first->second;
+      first = std::min(first, site.topLevelOffset);
+      kept.push_back(site);
+    }
+    for (const auto &use : firstUse)
+      wrappers[static_cast<unsigned>(use.second)] += trackingWrapper(
+          catalog, *catalog.findFunction(use.first), /*registers=*/true);
+    if (kept.size() != planned.sites.size()) {
+      planned.sites = kept;
+      assignSerials(planned.relative, planned.sites);
+    }
+    planned.after =
+        instrument(before, planned.relative, planned.sites, wrappers);
+    rewrite.sites += planned.sites.size();
+    rewrite.plan.push_back(std::move(planned));
+  }
+  return rewrite;
+}
+
+/// The project root: --root or the current directory, absolute, with a
+/// trailing '/'; "" with a message if it is not a directory.
+std::string projectRoot() {
+  std::string root = normalisePath(Root.empty() ? "." : std::string(Root));
+  if (!llvm::sys::fs::is_directory(root)) {
+    llvm::errs() << "msrewrite: error: the project root " << root
+                 << " is not a directory\n";
+    return "";
+  }
+  return root.back() == '/' ? root : root + "/"; // "/" itself
+}
+
+/// The one command of a launched compilation, as the parser sees it.
+class SingleCommandDatabase : public CompilationDatabase {
+public:
+  explicit SingleCommandDatabase(CompileCommand command)
+      : Command(std::move(command)) {}
+  std::vector<CompileCommand>
+  getCompileCommands(StringRef file) const override {
+    if (normalisePath(file.str()) != Command.Filename)
+      return {};
+    return {Command};
+  }
+  std::vector<std::string> getAllFiles() const override {
+    return {Command.Filename};
+  }
+
+private:
+  CompileCommand Command;
+};
+
+/// Runs `argv` with its output to files, or to ours when `out`/`err` are
+/// empty; its exit status (1 with a message if it cannot run or crashed).
+int runProgram(const std::vector<std::string> &argv, const std::string &out,
+               const std::string &err) {
+  std::string program = argv[0];
+  if (program.find('/') == std::string::npos) {
+    llvm::ErrorOr<std::string> found = llvm::sys::findProgramByName(program);
+    if (!found) {
+      llvm::errs() << "msrewrite: error: cannot find the compiler " << program
+                   << " on PATH\n";
+      return 1;
+    }
+    program = *found;
+  }
+  std::vector<StringRef> args(argv.begin(), argv.end());
+  std::optional<StringRef> redirects[3] = {std::nullopt, std::nullopt,
+                                           std::nullopt};
+  if (!out.empty())
+    redirects[1] = StringRef(out);
+  if (!err.empty())
+    redirects[2] = StringRef(err);
+  std::string error;
+  bool crashed = false;
+  int status = llvm::sys::ExecuteAndWait(program, args, std::nullopt, redirects,
+                                         0, 0, &error, &crashed);
+  if (status < 0 || crashed) {
+    llvm::errs() << "msrewrite: error: " << program << ": "
+                 << (error.empty() ? "crashed" : error) << "\n";
+    return 1;
+  }
+  return status;
+}
+
+/// Where a launched compilation's rewritten copy of the project goes:
+/// --keep-dir, or a directory private to this user under $TMPDIR. Named after
+/// the object, so a rebuild uses the same paths (ccache hits) and two
+/// compilations never share one (headers are rewritten per translation
+/// unit, so parallel builds do not race on them).
+std::string launchMirror(const CompilerCommand &compile, std::string *error) {
+  std::string base = KeepDir;
+  if (base.empty()) {
+    llvm::SmallString<128> temp;
+    llvm::sys::path::system_temp_directory(/*ErasedOnReboot=*/true, temp);
+    base = std::string(temp.str()) + "/msledger-launch-" +
+           std::to_string(getuid());
+    // Shared /tmp: the directory must be ours and no one else's to write.
+    mkdir(base.c_str(), 0700);
+    struct stat st;
+    if (lstat(base.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) ||
+        st.st_uid != getuid() || (st.st_mode & 022)) {
+      *error = base + " is not a directory private to this user";
+      return "";
+    }
+  }
+  base = normalisePath(base);
+  std::string key = compile.directory + '\0' +
+                    (compile.output.empty() ? compile.source : compile.output);
+  char hash[17];
+  snprintf(hash, sizeof hash, "%016llx",
+           static_cast<unsigned long long>(fnv1a64(key)));
+  std::string mirror = base + "/" +
+                       std::string(llvm::sys::path::filename(compile.source)) +
+                       "-" + hash;
+  // A rebuild starts afresh: no header deleted since may linger.
+  llvm::sys::fs::remove_directories(mirror);
+  if (std::error_code ec = llvm::sys::fs::create_directories(mirror)) {
+    *error = "cannot create " + mirror + ": " + ec.message();
+    return "";
+  }
+  return mirror + "/";
+}
+
+/// Whether a command the launcher runs as it is links a program or library.
+bool isLink(const CompilerCommand &how) {
+  if (how.command.empty())
+    return false;
+  static const std::set<std::string> notLinking = {
+      "-c",           "-S",        "-E",
+      "-M",           "-MM",       "-fsyntax-only",
+      "-v",           "--version", "-dumpversion",
+      "-dumpmachine", "--help"};
+  bool inputs = false;
+  for (size_t i = 1; i < how.command.size(); ++i) {
+    const std::string &arg = how.command[i];
+    if (notLinking.count(arg) || arg.rfind("-print-", 0) == 0)
+      return false;
+    inputs |= arg[0] != '-';
+  }
+  return inputs;
+}
+
+/// Prints a file's bytes to `out` with the mirror's paths turned back into
+/// the project's.
+void replay(const std::string &path, llvm::raw_ostream &out,
+            const std::string &mirror, const std::string &root) {
+  std::string error;
+  if (std::optional<std::string> text = readTextFile(path, &error))
+    out << remapPaths(*text, mirror, root, /*makeSyntax=*/false);
+  out.flush();
+}
+
+/// msrewrite --launch [options] -- COMPILER ARGS...
+int launch(const std::vector<std::string> &argv) {
+  if (argv.empty()) {
+    llvm::errs() << "msrewrite: error: --launch needs the compiler command "
+                    "after --\n";
+    return 1;
+  }
+  llvm::SmallString<256> cwd;
+  llvm::sys::fs::current_path(cwd);
+  CompilerCommand compile;
+  std::string error;
+  if (!parseCompilerCommand(argv, std::string(cwd.str()), &compile, &error)) {
+    llvm::errs() << "msrewrite: error: " << error << "\n";
+    return 1;
+  }
+  std::string root = projectRoot();
+  if (root.empty())
+    return 1;
+  const Installation &installation = Installation::get();
+  std::vector<std::string> command = compile.wrappers;
+  command.insert(command.end(), compile.command.begin(), compile.command.end());
+  if (!compile.skipReason.empty() || !isUnder(compile.source, root)) {
+    // Not one project source: run it as it is, with the ledger's library if
+    // it links.
+    if (compile.skipReason.empty() || !isLink(compile))
+      return runProgram(command.empty() ? argv : command, "", "");
+    std::vector<std::string> flags = installation.linkFlags();
+    command.insert(command.end(), flags.begin(), flags.end());
+    return runProgram(command, "", "");
+  }
+
+  std::set<std::string> additions;
+  std::optional<Catalog> catalog = loadCatalogs(&additions, &error);
+  if (!catalog) {
+    llvm::errs() << "msrewrite: error: " << error << "\n";
+    return 1;
+  }
+  std::vector<std::string> parseCommand = {compile.command[0]};
+  parseCommand.insert(parseCommand.end(), ExtraArgsBefore.begin(),
+                      ExtraArgsBefore.end());
+  for (size_t i = 1; i < compile.command.size(); ++i)
+    if (!isGccOnlyFlag(compile.command[i]))
+      parseCommand.push_back(compile.command[i]);
+  parseCommand.insert(parseCommand.end(), ExtraArgs.begin(), ExtraArgs.end());
+  SingleCommandDatabase database(CompileCommand(
+      compile.directory, compile.source, parseCommand, compile.output));
+  // Clang's diagnostics are kept back: if the compiler itself rejects the
+  // source, its own messages are the ones to show.
+  std::string diagnosticText;
+  llvm::raw_string_ostream diagnosticStream(diagnosticText);
+  IntrusiveRefCntPtr<DiagnosticOptions> diagnosticOptions(
+      new DiagnosticOptions);
+  TextDiagnosticPrinter diagnostics(diagnosticStream, diagnosticOptions.get());
+  Rewrite rewrite = planRewrite(database, {compile.source}, *catalog, additions,
+                                root, &diagnostics);
+  if (!rewrite.failedFiles.empty()) {
+    int status = runProgram(command, "", "");
+    if (status != 0)
+      return status;
+    diagnosticStream.flush();
+    llvm::errs() << diagnosticText << "msrewrite: error: " << compile.source
+                 << " compiles, but not with clang " << LLVM_VERSION_STRING
+                 << " (above), so it cannot be instrumented\n";
+    if (!compile.output.empty())
+      llvm::sys::fs::remove(compile.output);
+    return 1;
+  }
+  for (const std::string &note : rewrite.notes)
+    message(note);
+  if (rewrite.plan.empty()) // nothing to rewrite: the original compiles
+    return runProgram(command, "", "");
+
+  std::string mirror = launchMirror(compile, &error);
+  std::set<std::string> written;
+  if (mirror.empty() ||
+      !writeMirrorFiles(mirror, {compile.source}, {}, rewrite.projectFiles,
+                        rewrite.plan, root, &written, &error)) {
+    llvm::errs() << "msrewrite: error: " << error << "\n";
+    return 1;
+  }
+  for (const CompilerCommand::PathOption &dir : compile.includeDirs)
+    if (isUnder(dir.path + "/", root))
+      llvm::sys::fs::create_directories(mirror + relativeTo(dir.path, root));
+  std::vector<std::string> mirrored =
+      mirroredCommand(compile, root, mirror, installation.compileFlags());
+  // The compiler's messages name the mirror's files; they are replayed with
+  // the project's paths.
+  std::string outPath = mirror + ".msledger-stdout",
+              errPath = mirror + ".msledger-stderr";
+  int status = runProgram(mirrored, outPath, errPath);
+  replay(outPath, llvm::outs(), mirror, root);
+  replay(errPath, llvm::errs(), mirror, root);
+  llvm::sys::fs::remove(outPath);
+  llvm::sys::fs::remove(errPath);
+  if (status == 0 && !compile.depfile.empty()) {
+    std::optional<std::string> depfile = readTextFile(compile.depfile, &error);
+    if (depfile &&
+        !writeTextFileAtomically(
+            compile.depfile,
+            remapPaths(*depfile, mirror, root, /*makeSyntax=*/true), &error)) {
+      llvm::errs() << "msrewrite: error: " << error << "\n";
+      status = 1;
+    }
+  }
+  if (KeepDir.empty())
+    llvm::sys::fs::remove_directories(mirror);
+  return status;
+}
+
 } // namespace
 
 int main(int argc, const char **argv) {
   cl::SetVersionPrinter([](llvm::raw_ostream &out) {
     out << "msrewrite " MSREWRITE_VERSION "\n";
   });
-  for (int i = 1; i < argc; ++i)
-    if (std::string(argv[i]) == "--print-build-flags") {
-      llvm::outs() << Installation::get().buildFlags() << "\n";
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "--")
+      break;
+    std::vector<std::string> flags;
+    if (arg == "--print-build-flags" || arg == "--print-build-flags=compile")
+      flags = Installation::get().compileFlags();
+    if (arg == "--print-build-flags" || arg == "--print-build-flags=link") {
+      std::vector<std::string> link = Installation::get().linkFlags();
+      flags.insert(flags.end(), link.begin(), link.end());
+    }
+    if (arg.rfind("--print-build-flags", 0) == 0) {
+      if (flags.empty()) {
+        llvm::errs() << "msrewrite: error: --print-build-flags takes no "
+                        "value, =compile or =link\n";
+        return 1;
+      }
+      for (size_t f = 0; f < flags.size(); ++f)
+        llvm::outs() << (f ? " " : "") << flags[f];
+      llvm::outs() << "\n";
       return 0;
+    }
+  }
+  cl::HideUnrelatedOptions(Category);
+  const char *overview =
+      "Rewrites calls to the catalog's ACL, DVPP and driver APIs so that\n"
+      "msledger's reports name their file and line.\n";
+  // --launch: msrewrite's options, then "--" and the compiler command.
+  int dashes = argc;
+  for (int i = 1; i < argc; ++i)
+    if (std::string(argv[i]) == "--") {
+      dashes = i;
+      break;
+    }
+  for (int i = 1; i < dashes; ++i)
+    if (std::string(argv[i]) == "--launch") {
+      if (!cl::ParseCommandLineOptions(dashes, argv, overview, &llvm::errs()))
+        return 1;
+      if (!BuildPath.empty() || !Sources.empty() || InPlace ||
+          !OutputDir.empty() || Diff || Revert || RewriteAll ||
+          !ExportSites.empty()) {
+        llvm::errs() << "msrewrite: error: --launch takes the compiler "
+                        "command after --; -p, files, --all, -i, -o, --diff, "
+                        "--revert and --export-sites do not apply\n";
+        return 1;
+      }
+      return launch(std::vector<std::string>(argv + std::min(dashes + 1, argc),
+                                             argv + argc));
     }
   // Flags after "--" make a database of their own, as with clang-tidy.
   std::string dbError;
   std::unique_ptr<CompilationDatabase> fixed =
       FixedCompilationDatabase::loadFromCommandLine(argc, argv, dbError);
-  cl::HideUnrelatedOptions(Category);
-  if (!cl::ParseCommandLineOptions(
-          argc, argv,
-          "Rewrites calls to the catalog's ACL, DVPP and driver APIs so that\n"
-          "msledger's reports name their file and line.\n",
-          &llvm::errs()))
+  if (!cl::ParseCommandLineOptions(argc, argv, overview, &llvm::errs()))
     return 1;
+  if (!KeepDir.empty()) {
+    llvm::errs() << "msrewrite: error: --keep-dir goes with --launch\n";
+    return 1;
+  }
   std::unique_ptr<CompilationDatabase> loaded;
   const std::set<std::string> *dropped = nullptr;
   if (fixed) {
@@ -388,13 +987,9 @@ int main(int argc, const char **argv) {
     for (const std::string &flag : *dropped)
       llvm::errs() << "msrewrite: note: dropping the gcc-only flag " << flag
                    << " for clang\n";
-  std::string root = normalisePath(Root.empty() ? "." : std::string(Root));
-  if (!llvm::sys::fs::is_directory(root)) {
-    llvm::errs() << "msrewrite: error: the project root " << root
-                 << " is not a directory\n";
+  std::string root = projectRoot();
+  if (root.empty())
     return 1;
-  }
-  root += "/";
   if (Revert)
     return revertAll(root);
   int modes = InPlace + Diff + !OutputDir.empty();
@@ -409,22 +1004,11 @@ int main(int argc, const char **argv) {
     return 1;
   }
   std::string error;
-  std::optional<Catalog> catalog =
-      Catalog::load(Installation::get().Catalog, &error);
+  std::set<std::string> additions;
+  std::optional<Catalog> catalog = loadCatalogs(&additions, &error);
   if (!catalog) {
     llvm::errs() << "msrewrite: error: " << error << "\n";
     return 1;
-  }
-  // A project's own allocators and handles, added to the built-in catalog.
-  std::set<std::string> additions;
-  for (const std::string &path : CatalogFiles) {
-    std::optional<Catalog> added = Catalog::load(path, &error);
-    if (!added || !catalog->merge(*added, path, &error)) {
-      llvm::errs() << "msrewrite: error: " << error << "\n";
-      return 1;
-    }
-    for (const Function &function : added->functions())
-      additions.insert(function.name);
   }
   ArgumentsAdjustingCompilations database(std::move(loaded));
   if (!ExtraArgsBefore.empty())
@@ -453,117 +1037,26 @@ int main(int argc, const char **argv) {
     }
   }
 
-  // Parse the translation units, -j at a time; each contributes its sites.
-  std::vector<TranslationUnitSites> results(files.size());
-  std::vector<char> ok(files.size(), 0);
-  std::atomic<size_t> next{0};
-  auto worker = [&] {
-    for (size_t i; (i = next.fetch_add(1)) < files.size();)
-      ok[i] = collect(database, files[i], *catalog, root, results[i]);
-  };
-  std::vector<std::thread> threads;
-  for (unsigned t = 1; t < std::max(1u, unsigned(Jobs)); ++t)
-    threads.emplace_back(worker);
-  worker();
-  for (auto &thread : threads)
-    thread.join();
-
-  std::map<std::string, std::vector<CallSite>> sites;
-  std::map<std::string, std::string> contents;
-  std::set<std::string> failedFiles;
-  unsigned outside = 0;
-  std::set<std::string> projectFiles;
-  std::set<std::string> notes;
-  for (size_t i = 0; i < files.size(); ++i) {
-    if (!ok[i]) {
-      failedFiles.insert(normalisePath(files[i]));
-      message("msrewrite: error: " + files[i] +
-              " does not compile; it is left untouched");
-      continue;
-    }
-    for (auto &entry : results[i].sites)
-      sites[entry.first].insert(sites[entry.first].end(), entry.second.begin(),
-                                entry.second.end());
-    contents.insert(results[i].contents.begin(), results[i].contents.end());
-    notes.insert(results[i].notes.begin(), results[i].notes.end());
-    outside += results[i].outsideRoot;
-    projectFiles.insert(results[i].projectFiles.begin(),
-                        results[i].projectFiles.end());
-  }
-  for (const std::string &note : notes)
+  Rewrite rewrite = planRewrite(database, files, *catalog, additions, root);
+  for (const std::string &file : rewrite.failedFiles)
+    message("msrewrite: error: " + file +
+            " does not compile; it is left untouched");
+  for (const std::string &note : rewrite.notes)
     message(note);
-  unsigned already = 0;
-  for (const std::string &file : files) {
-    std::string error;
-    std::optional<std::string> text = readTextFile(file, &error);
-    if (!failedFiles.count(file) && text && isInstrumented(*text)) {
-      ++already;
-      message(
-          "msrewrite: note: " + file +
-          " is already instrumented; left as it is (--revert, then rewrite, to "
-          "pick up calls added since)");
-    }
-  }
-
-  // Plan every file first, write only when all can be written.
-  std::vector<Planned> plan;
-  unsigned rewrittenSites = 0;
-  for (auto &entry : sites) {
-    const std::string &path = entry.first;
-    if (failedFiles.count(path))
-      continue;
-    const std::string &before = contents[path];
-    if (isInstrumented(before))
-      continue; // the files named are counted above; headers stay as they are
-    Planned planned{path, relativeTo(path, root), before, "", entry.second};
-    assignSerials(planned.relative, planned.sites);
-    // A catalog addition has no wrapper in msledger/track.h: its wrapper is
-    // defined in the file, on the line of the first declaration calling it.
-    WrapperInsertions wrappers;
-    std::map<std::string, long> firstUse;
-    std::vector<CallSite> kept;
-    for (const CallSite &site : planned.sites) {
-      if (!additions.count(site.callee)) {
-        kept.push_back(site);
-        continue;
-      }
-      if (site.topLevelOffset < 0) {
-        message(planned.relative + ":" + std::to_string(site.line) +
-                ": note: call to " + site.callee +
-                " not rewritten: a catalog addition called from a macro body "
-                "gets no wrapper yet");
-        continue;
-      }
-      long &first =
-          firstUse.emplace(site.callee, site.topLevelOffset).first->second;
-      first = std::min(first, site.topLevelOffset);
-      kept.push_back(site);
-    }
-    for (const auto &use : firstUse)
-      wrappers[static_cast<unsigned>(use.second)] += trackingWrapper(
-          *catalog, *catalog->findFunction(use.first), /*registers=*/true);
-    if (kept.size() != planned.sites.size()) {
-      planned.sites = kept;
-      assignSerials(planned.relative, planned.sites);
-    }
-    planned.after =
-        instrument(before, planned.relative, planned.sites, wrappers);
-    rewrittenSites += planned.sites.size();
-    if (InPlace) {
+  if (InPlace)
+    for (const Planned &planned : rewrite.plan) {
       // Root may write anything; a file without write bits is still one its
       // owner does not want changed.
       struct stat st;
-      bool readOnly = access(path.c_str(), W_OK) != 0 ||
-                      (stat(path.c_str(), &st) == 0 && !(st.st_mode & 0222));
-      if (readOnly) {
-        llvm::errs() << "msrewrite: error: cannot write " << path
+      const char *path = planned.path.c_str();
+      if (access(path, W_OK) != 0 ||
+          (stat(path, &st) == 0 && !(st.st_mode & 0222))) {
+        llvm::errs() << "msrewrite: error: cannot write " << planned.path
                      << ": the file is read-only; nothing was written\n";
         return 1;
       }
     }
-    plan.push_back(std::move(planned));
-  }
-  for (const Planned &planned : plan) {
+  for (const Planned &planned : rewrite.plan) {
     if (Diff)
       llvm::outs() << instrumentationDiff(planned.relative, planned.before,
                                           planned.after);
@@ -573,14 +1066,15 @@ int main(int argc, const char **argv) {
       return 1;
     }
   }
-  if (!OutputDir.empty() && !writeMirror(database, files, failedFiles,
-                                         projectFiles, plan, root, &error)) {
+  if (!OutputDir.empty() &&
+      !writeMirror(database, files, rewrite.failedFiles, rewrite.projectFiles,
+                   rewrite.plan, root, &error)) {
     llvm::errs() << "msrewrite: error: " << error << "\n";
     return 1;
   }
   if (!ExportSites.empty()) {
     boost::json::array list;
-    for (const Planned &planned : plan)
+    for (const Planned &planned : rewrite.plan)
       for (const CallSite &site : planned.sites)
         list.push_back(boost::json::object{{"serial", site.serial},
                                            {"file", planned.relative},
@@ -602,11 +1096,12 @@ int main(int argc, const char **argv) {
   message("msrewrite: " +
           std::string(InPlace || !OutputDir.empty() ? "rewrote "
                                                     : "would rewrite ") +
-          std::to_string(rewrittenSites) + " site(s) in " +
-          std::to_string(plan.size()) + " file(s); " + std::to_string(already) +
-          " already instrumented, " + std::to_string(notes.size()) +
-          " call(s) reported, " + std::to_string(failedFiles.size()) +
-          " file(s) failed to compile, " + std::to_string(outside) +
+          std::to_string(rewrite.sites) + " site(s) in " +
+          std::to_string(rewrite.plan.size()) + " file(s); " +
+          std::to_string(rewrite.already) + " already instrumented, " +
+          std::to_string(rewrite.notes.size()) + " call(s) reported, " +
+          std::to_string(rewrite.failedFiles.size()) +
+          " file(s) failed to compile, " + std::to_string(rewrite.outside) +
           " call(s) outside the project root left alone");
-  return failedFiles.empty() ? 0 : 1;
+  return rewrite.failedFiles.empty() ? 0 : 1;
 }
