@@ -859,8 +859,15 @@ int launch(const std::vector<std::string> &argv) {
   }
   for (const std::string &note : rewrite.notes)
     message(note);
-  if (rewrite.plan.empty()) // nothing to rewrite: the original compiles
+  if (rewrite.plan.empty()) {
+    // Nothing to rewrite: the original compiles, with the ledger's header if
+    // it was rewritten in place before (msrewrite -i).
+    if (rewrite.already) {
+      std::vector<std::string> flags = installation.compileFlags();
+      command.insert(command.end(), flags.begin(), flags.end());
+    }
     return runProgram(command, "", "");
+  }
 
   std::string mirror = launchMirror(compile, &error);
   std::set<std::string> written;
