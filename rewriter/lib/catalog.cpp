@@ -131,6 +131,33 @@ public:
         return fail(what + ": \"refcounted\" must be true or false");
       family.refcounted = refcounted->as_bool();
     }
+    if (const json::value *implicit =
+            object->if_contains("released_implicitly_by")) {
+      const json::array *list = implicit->if_array();
+      if (!list || list->size() > 2)
+        return fail(what + ": \"released_implicitly_by\" must be an array of "
+                           "at most two {\"function\": NAME, \"scope\": "
+                           "\"device\" or \"all\"}");
+      for (const json::value &entry : *list) {
+        const json::object *release =
+            this->object(entry, what + ": an implicit release");
+        ImplicitRelease implicitRelease;
+        std::string scope = "all";
+        if (!release ||
+            !string(*release, "function", what + " implicit release",
+                    &implicitRelease.function) ||
+            !string(*release, "scope", what + " implicit release", &scope,
+                    false))
+          return false;
+        if (scope != "all" && scope != "device")
+          return fail(what +
+                      ": an implicit release's scope must be "
+                      "\"device\" or \"all\", not \"" +
+                      scope + "\"");
+        implicitRelease.perDevice = scope == "device";
+        family.implicitReleases.push_back(std::move(implicitRelease));
+      }
+    }
     if (family.nameSpace.empty())
       family.nameSpace = family.name;
     for (const Family &other : families)
@@ -231,6 +258,16 @@ public:
     } else if (family->kind == Kind::Memory && isAcquiring(function.role)) {
       return fail(what + ": an allocation needs a \"size\"");
     }
+    if (const json::value *deviceValue = object->if_contains("device")) {
+      const json::object *device =
+          this->object(*deviceValue, what + ": \"device\"");
+      if (!device || !string(*device, "param", what + " device", &param))
+        return false;
+      function.deviceParam = paramIndex(function, param);
+      if (function.deviceParam < 0)
+        return fail(what + ": device parameter \"" + param +
+                    "\" is not in the signature");
+    }
 
     const json::value *successValue = object->if_contains("success");
     const json::object *success =
@@ -271,6 +308,42 @@ public:
     if (isAcquiring(function.role) && function.handleFrom == HandleFrom::None)
       family->hasHandle = false;
     functions.push_back(std::move(function));
+    return true;
+  }
+
+  /// Checks the families' implicit releases against the functions.
+  bool resolveImplicitReleases(std::vector<Family> &families,
+                               const std::vector<Function> &functions) {
+    for (Family &family : families) {
+      std::string what = "family '" + family.name + "'";
+      for (ImplicitRelease &release : family.implicitReleases) {
+        auto function = std::find_if(
+            functions.begin(), functions.end(),
+            [&](const Function &f) { return f.name == release.function; });
+        if (function == functions.end())
+          return fail(what + ": released implicitly by \"" + release.function +
+                      "\", which is not in the catalog");
+        if (isAcquiring(function->role))
+          return fail(what + ": released implicitly by " + release.function +
+                      ", which acquires");
+        if (release.perDevice && families[function->family].handleIsPointer)
+          return fail(what + ": released per device by " + release.function +
+                      ", whose handle is not a device id");
+        release.functionIndex =
+            static_cast<unsigned>(function - functions.begin());
+      }
+    }
+    for (const Function &function : functions) {
+      const Family &family = families[function.family];
+      std::string what = "function '" + function.name + "'";
+      if (function.deviceParam >= 0 &&
+          (!family.perDevice() || !isAcquiring(function.role)))
+        return fail(what + ": a \"device\" belongs to an acquisition of a "
+                           "family released per device");
+      if (family.perDevice() && function.sizeParam >= 0)
+        return fail(what + ": a family released per device keeps the "
+                           "device, not a \"size\"");
+    }
     return true;
   }
 
@@ -365,6 +438,8 @@ std::optional<Catalog> Catalog::parse(const std::string &text,
   for (const json::value &function : functions->as_array())
     if (!parser.parseFunction(function, catalog.Families, catalog.Functions))
       return std::nullopt;
+  if (!parser.resolveImplicitReleases(catalog.Families, catalog.Functions))
+    return std::nullopt;
   for (const Family &family : catalog.Families) {
     bool acquires = false, releases = false;
     for (const Function &function : catalog.Functions)
@@ -399,6 +474,13 @@ bool Catalog::merge(const Catalog &addition, const std::string &source,
             source + ": family '" + family.name + "' is already in the catalog";
         return false;
       }
+    if (!family.implicitReleases.empty()) {
+      // Registered families (msledger_register_api) do not carry them.
+      *error = source + ": family '" + family.name +
+               "': \"released_implicitly_by\" is for the built-in catalog "
+               "only";
+      return false;
+    }
     Family added = family;
     auto space =
         std::find(NameSpaces.begin(), NameSpaces.end(), family.nameSpace);

@@ -109,6 +109,14 @@ struct Param {
   std::string name;
 };
 
+/// A call that ends a family's live handles without naming them: resetting
+/// a device destroys its streams, aclFinalize everything the runtime holds.
+struct ImplicitRelease {
+  std::string function;       // the releasing call, a function of the catalog
+  bool perDevice = false;     // only the handles of the device it names
+  unsigned functionIndex = 0; // index of `function`
+};
+
 struct Family {
   std::string name;
   std::string display;   // "stream", "device memory", ...
@@ -121,6 +129,15 @@ struct Family {
       true; // "handle": "address" (default) or "id" (device id, model id)
   bool hasHandle = true; // false when the acquire hands out nothing (aclInit)
   unsigned nameSpaceIndex = 0;
+  // "released_implicitly_by", at most two. A family released per device
+  // keeps the device of each handle where a size would be.
+  std::vector<ImplicitRelease> implicitReleases;
+  bool perDevice() const {
+    for (const ImplicitRelease &release : implicitReleases)
+      if (release.perDevice)
+        return true;
+    return false;
+  }
 };
 
 struct Function {
@@ -135,6 +152,7 @@ struct Function {
   SuccessRule success = SuccessRule::Equals;
   long long successValue = 0;
   int spaceFlagParam = -1; // driver flag that decides the memory space
+  int deviceParam = -1;    // the device of a per-device handle (else current)
 
   /// "aclError aclrtMalloc(void **devPtr, size_t size, ...)"
   std::string signature() const;

@@ -132,9 +132,10 @@ std::string trackingWrapper(const Catalog &catalog, const Function &f,
       << (isVoid ? "    return;\n" : "    return msledger_result_;\n")
       << "  }\n";
   if (isAcquiring(f.role)) {
-    std::string size = f.sizeParam >= 0
-                           ? "(uint64_t)(" + f.params[f.sizeParam].name + ")"
-                           : "0";
+    // A per-device handle keeps its device where a size would be.
+    int sizeParam = f.deviceParam >= 0 ? f.deviceParam : f.sizeParam;
+    std::string size =
+        sizeParam >= 0 ? "(uint64_t)(" + f.params[sizeParam].name + ")" : "0";
     std::string space =
         f.spaceFlagParam >= 0
             ? "msledger_driver_space_(" + f.params[f.spaceFlagParam].name + ")"

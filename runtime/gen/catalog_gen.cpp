@@ -64,7 +64,7 @@ std::string table(const Catalog &catalog, const std::string &source) {
         << "\")\n";
   out << "// MSLEDGER_FAMILY(index, name, display, level, kind, space, "
          "namespace, refcounted, "
-         "handleIsPointer, hasHandle)\n";
+         "handleIsPointer, hasHandle, perDevice)\n";
   for (size_t i = 0; i < catalog.families().size(); ++i) {
     const Family &f = catalog.families()[i];
     out << "MSLEDGER_FAMILY(" << i << ", \"" << f.name << "\", \"" << f.display
@@ -74,13 +74,21 @@ std::string table(const Catalog &catalog, const std::string &source) {
         << spaceEnum(f.space) << ", " << f.nameSpaceIndex << ", "
         << (f.refcounted ? "true" : "false") << ", "
         << (f.handleIsPointer ? "true" : "false") << ", "
-        << (f.hasHandle ? "true" : "false") << ")\n";
+        << (f.hasHandle ? "true" : "false") << ", "
+        << (f.perDevice() ? "true" : "false") << ")\n";
   }
-  out << "// MSLEDGER_FUNCTION(index, name, role, family)\n";
+  out << "// MSLEDGER_IMPLICIT_RELEASE(family, function, perDevice)\n";
+  for (size_t i = 0; i < catalog.families().size(); ++i)
+    for (const ImplicitRelease &release :
+         catalog.families()[i].implicitReleases)
+      out << "MSLEDGER_IMPLICIT_RELEASE(" << i << ", " << release.functionIndex
+          << ", " << (release.perDevice ? "true" : "false") << ")\n";
+  out << "// MSLEDGER_FUNCTION(index, name, role, family, deviceArgument)\n";
   for (size_t i = 0; i < catalog.functions().size(); ++i) {
     const Function &f = catalog.functions()[i];
     out << "MSLEDGER_FUNCTION(" << i << ", \"" << f.name << "\", "
-        << roleEnum(f.role) << ", " << f.family << ")\n";
+        << roleEnum(f.role) << ", " << f.family << ", "
+        << (f.deviceParam >= 0 ? "true" : "false") << ")\n";
   }
   return out.str();
 }
@@ -131,9 +139,11 @@ std::string interposers(const Catalog &catalog, const std::string &source) {
         out << "  real(" << names << ");\n";
       else
         out << "  " << f.returnType << " result = real(" << names << ");\n";
-      std::string size = f.sizeParam >= 0 ? "static_cast<uint64_t>(" +
-                                                f.params[f.sizeParam].name + ")"
-                                          : "0";
+      // A per-device handle keeps its device where a size would be.
+      int sizeParam = f.deviceParam >= 0 ? f.deviceParam : f.sizeParam;
+      std::string size = sizeParam >= 0 ? "static_cast<uint64_t>(" +
+                                              f.params[sizeParam].name + ")"
+                                        : "0";
       std::string space =
           f.spaceFlagParam >= 0
               ? "msledger::spaceFromDriverFlag(" +

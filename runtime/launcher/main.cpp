@@ -59,6 +59,11 @@ void usage(FILE *out) {
       "  --group-by-site=yes|no      one block per allocation site, largest "
       "first\n"
       "  --report-resources=yes|no   report leaked handles too (default yes)\n"
+      "  --implicit-release-is-leak=yes|no\n"
+      "                              what aclrtResetDevice or aclFinalize "
+      "released\n"
+      "                              implicitly is a leak (default no: listed "
+      "apart)\n"
       "  --json=FILE                 also write the final report as JSON\n"
       "  --exitcode=N                exit status when leaks or errors are "
       "found\n"
@@ -103,7 +108,8 @@ std::string libraryPath() {
   }
   std::string dir(self, static_cast<size_t>(length));
   dir = dir.substr(0, dir.rfind('/'));
-  std::string path = dir.substr(0, dir.rfind('/')) + "/lib/libmsledger_preload.so";
+  std::string path =
+      dir.substr(0, dir.rfind('/')) + "/lib/libmsledger_preload.so";
   if (access(path.c_str(), R_OK) != 0) {
     fprintf(stderr, "msledger: cannot find the ledger library %s: %s\n",
             path.c_str(), strerror(errno));
@@ -170,6 +176,9 @@ int main(int argc, char **argv) {
                         (yesNo(flag, value) ? "1" : "0"));
     } else if (flag == "--group-by-site") {
       options.push_back(std::string("group_by_site=") +
+                        (yesNo(flag, value) ? "1" : "0"));
+    } else if (flag == "--implicit-release-is-leak") {
+      options.push_back(std::string("implicit_release_is_leak=") +
                         (yesNo(flag, value) ? "1" : "0"));
     } else if (flag == "--report-resources") {
       options.push_back(std::string("report_resources=") +

@@ -12,37 +12,59 @@ const char *const kNameSpaces[] = {
 #define MSLEDGER_NAMESPACE(index, name) name,
 #define MSLEDGER_FAMILY(...)
 #define MSLEDGER_FUNCTION(...)
+#define MSLEDGER_IMPLICIT_RELEASE(...)
 #include "catalog_table.inc"
 #undef MSLEDGER_NAMESPACE
 #undef MSLEDGER_FAMILY
 #undef MSLEDGER_FUNCTION
+#undef MSLEDGER_IMPLICIT_RELEASE
 };
 const size_t kNameSpaceCount = sizeof(kNameSpaces) / sizeof(kNameSpaces[0]);
 
 const FamilyInfo kFamilies[] = {
 #define MSLEDGER_NAMESPACE(...)
 #define MSLEDGER_FAMILY(index, name, display, level, kind, space, nameSpace,   \
-                        refcounted, pointer, hasHandle)                        \
-  {name,      display,    level,   kind,     space,                            \
-   nameSpace, refcounted, pointer, hasHandle},
+                        refcounted, pointer, hasHandle, perDevice)             \
+  {name,      display,    level,   kind,      space,                           \
+   nameSpace, refcounted, pointer, hasHandle, perDevice},
 #define MSLEDGER_FUNCTION(...)
+#define MSLEDGER_IMPLICIT_RELEASE(...)
 #include "catalog_table.inc"
 #undef MSLEDGER_NAMESPACE
 #undef MSLEDGER_FAMILY
 #undef MSLEDGER_FUNCTION
+#undef MSLEDGER_IMPLICIT_RELEASE
 };
 const size_t kFamilyCount = sizeof(kFamilies) / sizeof(kFamilies[0]);
 
 const ApiInfo kApis[] = {
 #define MSLEDGER_NAMESPACE(...)
 #define MSLEDGER_FAMILY(...)
-#define MSLEDGER_FUNCTION(index, name, role, family) {name, role, family},
+#define MSLEDGER_FUNCTION(index, name, role, family, deviceArgument)           \
+  {name, role, family, deviceArgument},
+#define MSLEDGER_IMPLICIT_RELEASE(...)
 #include "catalog_table.inc"
 #undef MSLEDGER_NAMESPACE
 #undef MSLEDGER_FAMILY
 #undef MSLEDGER_FUNCTION
+#undef MSLEDGER_IMPLICIT_RELEASE
 };
 const size_t kApiCount = sizeof(kApis) / sizeof(kApis[0]);
+
+const ImplicitReleaseInfo kImplicitReleases[] = {
+#define MSLEDGER_NAMESPACE(...)
+#define MSLEDGER_FAMILY(...)
+#define MSLEDGER_FUNCTION(...)
+#define MSLEDGER_IMPLICIT_RELEASE(family, api, perDevice)                      \
+  {family, api, perDevice},
+#include "catalog_table.inc"
+#undef MSLEDGER_NAMESPACE
+#undef MSLEDGER_FAMILY
+#undef MSLEDGER_FUNCTION
+#undef MSLEDGER_IMPLICIT_RELEASE
+};
+const size_t kImplicitReleaseCount =
+    sizeof(kImplicitReleases) / sizeof(kImplicitReleases[0]);
 
 namespace {
 
@@ -112,15 +134,22 @@ int registerApi(const ApiDescription &d) {
       nameSpace = static_cast<int>(kNameSpaceCount + spaces);
       NameSpaceTotal.store(spaces + 1, std::memory_order_release);
     }
-    RegisteredFamilies[families] = FamilyInfo{
-        strdup(d.family), strdup(d.display), d.level,
-        d.kind,           d.space,           static_cast<uint8_t>(nameSpace),
-        d.refcounted,     d.handleIsPointer, d.hasHandle};
+    RegisteredFamilies[families] = FamilyInfo{strdup(d.family),
+                                              strdup(d.display),
+                                              d.level,
+                                              d.kind,
+                                              d.space,
+                                              static_cast<uint8_t>(nameSpace),
+                                              d.refcounted,
+                                              d.handleIsPointer,
+                                              d.hasHandle,
+                                              /*perDevice=*/false};
     family = static_cast<int>(kFamilyCount + families);
     FamilyTotal.store(families + 1, std::memory_order_release);
   }
   RegisteredApis[apis] =
-      ApiInfo{strdup(d.name), d.role, static_cast<uint16_t>(family)};
+      ApiInfo{strdup(d.name), d.role, static_cast<uint16_t>(family),
+              /*deviceArgument=*/false};
   ApiTotal.store(apis + 1, std::memory_order_release);
   return static_cast<int>(kApiCount + apis);
 }

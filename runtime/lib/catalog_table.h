@@ -25,13 +25,28 @@ struct FamilyInfo {
   bool refcounted;
   bool handleIsPointer;
   bool hasHandle;
+  // Released per device by an implicit release: records keep the device
+  // where a size would be.
+  bool perDevice;
 };
 
 struct ApiInfo {
   const char *name;
   Role role;
   uint16_t family;
+  bool deviceArgument; // passes the device of a per-device handle (else the
+                       // ledger asks for the current device)
 };
+
+/// A call that releases a family's live handles without naming them
+/// (catalog: "released_implicitly_by").
+struct ImplicitReleaseInfo {
+  uint16_t family;
+  uint16_t api;   // the releasing call
+  bool perDevice; // only the handles of the device the call names
+};
+extern const ImplicitReleaseInfo kImplicitReleases[];
+extern const size_t kImplicitReleaseCount;
 
 extern const char *const kNameSpaces[];
 extern const size_t kNameSpaceCount;

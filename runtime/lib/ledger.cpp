@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <thread>
@@ -49,6 +50,18 @@ bool writeAll(int fd, const std::string &text) {
     done += static_cast<size_t>(n);
   }
   return true;
+}
+
+/// The calling thread's current device (aclrtGetDevice), for a handle that
+/// belongs to one; UINT32_MAX when there is none. Not a catalog call.
+uint64_t currentDevice() {
+  using GetDevice = int (*)(int32_t *);
+  static GetDevice getDevice =
+      reinterpret_cast<GetDevice>(dlsym(RTLD_DEFAULT, "aclrtGetDevice"));
+  int32_t device = -1;
+  if (!getDevice || getDevice(&device) != 0 || device < 0)
+    return UINT32_MAX;
+  return static_cast<uint64_t>(device);
 }
 
 } // namespace
@@ -193,6 +206,8 @@ void Ledger::acquire(unsigned api, uint64_t handle, uint64_t size, Space space,
   const FamilyInfo *family = trackedFamily(api, handle, &key);
   if (!family)
     return;
+  if (family->perDevice && !apiInfo(api).deviceArgument)
+    size = currentDevice();
   Record record;
   record.key = key;
   record.size = size;
@@ -204,8 +219,8 @@ void Ledger::acquire(unsigned api, uint64_t handle, uint64_t size, Space space,
   if (!ClockRunning.load(std::memory_order_relaxed))
     startClock();
   Record previous;
-  // A live key handed out again was released by something we do not track
-  // (aclrtResetDevice destroying streams, say): the new record replaces it.
+  // A live key handed out again was released by something the catalog does
+  // not describe: the new record replaces it.
   Tables[static_cast<int>(family->level)].acquire(record, family->refcounted,
                                                   &previous);
 }
@@ -240,6 +255,9 @@ void Ledger::endRelease(PendingRelease &pending, bool succeeded) {
   bool found = pending.taken != RecordTable::TakeResult::NotFound;
   if (found && !succeeded)
     table.restore(pending.record, pending.taken, pending.event);
+  // A device reset releases its streams only with its last reference.
+  if (succeeded && pending.taken != RecordTable::TakeResult::Dereferenced)
+    releaseImplicitly(pending);
   if (found &&
       apiInfo(pending.record.api).family == apiInfo(pending.api).family)
     return; // the common case: a matching release
@@ -269,6 +287,49 @@ void Ledger::endRelease(PendingRelease &pending, bool succeeded) {
     error.kind = ErrorKind::IllegalRelease;
   }
   reportError(error);
+}
+
+void Ledger::releaseImplicitly(const PendingRelease &pending) {
+  std::vector<Record> released[2];
+  for (size_t i = 0; i < kImplicitReleaseCount; ++i) {
+    const ImplicitReleaseInfo &implicit = kImplicitReleases[i];
+    if (implicit.api != pending.api)
+      continue;
+    const FamilyInfo &family = familyInfo(implicit.family);
+    int level = static_cast<int>(family.level);
+    if (!Enabled[level])
+      continue;
+    uint64_t device = pending.handle;
+    std::vector<Record> taken = Tables[level].takeIf(
+        [&](const Record &record) {
+          return apiInfo(record.api).family == implicit.family &&
+                 (!implicit.perDevice || record.size == device);
+        },
+        pending.event);
+    released[level].insert(released[level].end(), taken.begin(), taken.end());
+  }
+  for (int level = 0; level < 2; ++level) {
+    if (released[level].empty())
+      continue;
+    // In the order they were acquired, whatever shard each was in.
+    std::sort(
+        released[level].begin(), released[level].end(),
+        [](const Record &a, const Record &b) { return a.serial < b.serial; });
+    std::lock_guard<std::mutex> lock(ErrorMutex);
+    for (const Record &record : released[level])
+      ImplicitLog[level].push_back(ImplicitReleaseEvent{record, pending.event});
+  }
+}
+
+std::vector<ImplicitReleaseEvent> Ledger::implicitReleases(Level level) const {
+  std::vector<ImplicitReleaseEvent> released;
+  if (!Enabled[static_cast<int>(level)])
+    return released;
+  std::lock_guard<std::mutex> lock(ErrorMutex);
+  for (const ImplicitReleaseEvent &entry : ImplicitLog[static_cast<int>(level)])
+    if (entry.acquired.serial >= InheritedBelow)
+      released.push_back(entry);
+  return released;
 }
 
 void Ledger::reportError(ErrorEvent error) {
@@ -314,6 +375,9 @@ std::vector<Record> Ledger::liveRecords(Level level) const {
                  live.begin(), live.end(),
                  [this](const Record &r) { return r.serial < InheritedBelow; }),
              live.end());
+  if (Opts.implicit_release_is_leak)
+    for (const ImplicitReleaseEvent &entry : implicitReleases(level))
+      live.push_back(entry.acquired);
   return live;
 }
 
@@ -327,6 +391,13 @@ std::string Ledger::leakReport(std::vector<Record> (&live)[2],
     std::vector<Record> records = live[static_cast<int>(level)];
     std::string section = formatLeaks(*this, level, records, Opts.group_by_site,
                                       Opts.report_resources, titled, totals);
+    if (Opts.report_resources && !Opts.implicit_release_is_leak) {
+      std::string note = formatImplicitReleases(
+          *this, level, implicitReleases(level), titled && section.empty());
+      if (!note.empty() && !section.empty())
+        section += '\n';
+      section += note;
+    }
     if (!section.empty() && !out.empty())
       out += '\n';
     out += section;

@@ -11,6 +11,11 @@
 //     family is seen) or by namespaced handle;
 //   * errors (illegal, double, mismatched release) are reported when they
 //     happen and kept for the final report;
+//   * a release the catalog marks as releasing other families implicitly
+//     (aclrtResetDevice: the device's streams and contexts; aclFinalize:
+//     what the runtime still holds) takes their records out, remembered as
+//     released by that call: listed apart at exit, or reported as leaks
+//     (implicit_release_is_leak); a handle handed out again is then new;
 //   * finish() runs once at exit, after the application's static destructors:
 //     the leak report, the JSON file, and the exit status;
 //   * fork(): the child keeps the parent's records but reports only what it
@@ -51,6 +56,13 @@ struct ErrorEvent {
   Record acquired;
   bool hasPrevious = false; // the earlier release, for double releases
   FreedRecord previous;
+};
+
+/// A handle released without being named: a stream destroyed by the reset
+/// of its device, a model unloaded by aclFinalize.
+struct ImplicitReleaseEvent {
+  Record acquired;
+  FreedRecord release; // the call that released it
 };
 
 /// A release between its two halves: taken from the table before the real
@@ -99,6 +111,8 @@ public:
   /// Records with serials below this came from the parent before fork().
   uint64_t inheritedBelow() const { return InheritedBelow; }
   std::vector<ErrorEvent> errors() const;
+  /// What calls released implicitly at `level`, in order (this process's).
+  std::vector<ImplicitReleaseEvent> implicitReleases(Level level) const;
   size_t memoryBytes() const;
   static uint64_t keyOf(unsigned api, uint64_t handle);
   static uint64_t handleOf(uint64_t key);
@@ -115,6 +129,8 @@ private:
   void startClock();
   void clockLoop();
   void reportError(ErrorEvent error);
+  /// After a successful release: what the call releases without naming it.
+  void releaseImplicitly(const PendingRelease &pending);
   void write(const std::string &text);
   /// The family of `api` if its level is tracked now and `handle` has a
   /// key (*key), else null: one lookup for the event's whole path.
@@ -140,6 +156,7 @@ private:
 
   mutable std::mutex ErrorMutex;
   std::vector<ErrorEvent> ErrorLog;
+  std::vector<ImplicitReleaseEvent> ImplicitLog[2]; // under ErrorMutex
 
   // (serial counter, time) samples taken every 10 ms by a clock thread, so
   // that events carry timestamps without reading a clock on the hot path.

@@ -199,6 +199,32 @@ RecordTable::TakeResult RecordTable::take(uint64_t key, bool refcounted,
   return result;
 }
 
+std::vector<Record>
+RecordTable::takeIf(const std::function<bool(const Record &)> &matches,
+                    const FreedRecord &release) {
+  std::vector<Record> taken;
+  std::vector<uint64_t> keys;
+  for (unsigned i = 0; i < kShards; ++i) {
+    Shard &shard = Shards[i];
+    shard.lock();
+    // Keys first, then erase: backward-shift deletion moves slots.
+    keys.clear();
+    for (uint32_t s = 0; s < shard.capacity; ++s)
+      if (shard.slots[s].key && matches(unpack(shard.slots[s])))
+        keys.push_back(shard.slots[s].key);
+    for (uint64_t key : keys) {
+      long index = findIndex(shard, key, hash(key));
+      if (index < 0)
+        continue;
+      taken.push_back(unpack(shard.slots[index]));
+      remember(shard, shard.slots[index], release);
+      eraseAt(shard, static_cast<uint32_t>(index));
+    }
+    shard.unlock();
+  }
+  return taken;
+}
+
 void RecordTable::remember(Shard &shard, const Slot &ended,
                            const FreedRecord &release) {
   if (!shard.freed) {

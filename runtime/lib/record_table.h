@@ -21,6 +21,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace msledger {
@@ -81,6 +82,12 @@ public:
   /// the release forgotten.
   void restore(const Record &record, TakeResult taken,
                const FreedRecord &release);
+
+  /// Takes out every record `matches` accepts, remembering `release` as what
+  /// ended each: an implicit release (a device reset ends its streams). Takes
+  /// each shard's lock in turn; for rare calls, not the hot path.
+  std::vector<Record> takeIf(const std::function<bool(const Record &)> &matches,
+                             const FreedRecord &release);
 
   /// The remembered release of `key`, most recent first.
   bool findFreed(uint64_t key, FreedRecord *freed) const;

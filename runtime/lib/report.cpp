@@ -93,6 +93,60 @@ std::string location(const msledger_site *site) {
   return out;
 }
 
+namespace {
+
+void appendTitle(std::string &out, Level level) {
+  out += kPrefix;
+  out += "LeakCheck of the ";
+  out += levelTitle(level);
+  out += level == Level::Device ? " (driver calls)\n" : " (ACL calls)\n";
+}
+
+/// "acquired by aclrtCreateStream in main.cpp:12 (serialNo:4)".
+void appendCall(std::string &out, const char *how, unsigned api,
+                const msledger_site *site, uint64_t serial) {
+  out += how;
+  out += apiInfo(api).name;
+  out += " in ";
+  appendLocation(out, site);
+  appendSerial(out, serial);
+}
+
+/// "stream: 2, context: 1", in first-seen order.
+class KindCounts {
+public:
+  void add(const char *display) {
+    auto kind =
+        std::find_if(Kinds.begin(), Kinds.end(),
+                     [&](const auto &entry) { return entry.first == display; });
+    if (kind == Kinds.end())
+      Kinds.emplace_back(display, 1);
+    else
+      ++kind->second;
+  }
+  /// "====== SUMMARY: 3 resource(s) leaked (stream: 2, context: 1)".
+  void appendSummary(std::string &out, size_t count, const char *what) const {
+    out += "====== SUMMARY: ";
+    appendNumber(out, count);
+    out += " resource(s) ";
+    out += what;
+    out += " (";
+    for (size_t i = 0; i < Kinds.size(); ++i) {
+      if (i)
+        out += ", ";
+      out += Kinds[i].first;
+      out += ": ";
+      appendNumber(out, Kinds[i].second);
+    }
+    out += ")\n";
+  }
+
+private:
+  std::vector<std::pair<const char *, uint64_t>> Kinds;
+};
+
+} // namespace
+
 std::string formatLeaks(const Ledger &ledger, Level level,
                         std::vector<Record> &records, bool groupBySite,
                         bool includeResources, bool titled,
@@ -112,12 +166,8 @@ std::string formatLeaks(const Ledger &ledger, Level level,
   if (memory.empty() && resources.empty())
     return out;
   out.reserve(memory.size() * 128 + resources.size() * 128 + 256);
-  if (titled) {
-    out += kPrefix;
-    out += "LeakCheck of the ";
-    out += levelTitle(level);
-    out += level == Level::Device ? " (driver calls)\n" : " (ACL calls)\n";
-  }
+  if (titled)
+    appendTitle(out, level);
   if (!memory.empty()) {
     uint64_t bytes = 0;
     out += "====== ERROR: LeakCheck: detected memory leaks\n\n";
@@ -187,8 +237,7 @@ std::string formatLeaks(const Ledger &ledger, Level level,
     if (!memory.empty())
       out += '\n';
     out += "====== ERROR: LeakCheck: detected resource leaks\n\n";
-    std::vector<std::pair<const char *, uint64_t>>
-        kinds; // display name, count, in first-seen order
+    KindCounts kinds;
     for (const Record *r : resources) {
       const FamilyInfo &family = familyOf(r->api);
       uint64_t handle = Ledger::handleOf(r->key);
@@ -198,42 +247,55 @@ std::string formatLeaks(const Ledger &ledger, Level level,
         out += " (";
         appendNumber(out, r->size);
         out += " references)";
-      } else if (!family.refcounted && r->size) {
+      } else if (!family.refcounted && !family.perDevice && r->size) {
         out += " of ";
         appendNumber(out, r->size);
         out += " byte(s)";
       }
       out += "\n======      ";
       appendHandle(out, family, handle);
-      out += "acquired by ";
-      out += apiInfo(r->api).name;
-      out += " in ";
-      appendLocation(out, ledger.site(r->site));
-      appendSerial(out, r->serial);
+      appendCall(out, "acquired by ", r->api, ledger.site(r->site), r->serial);
       out += "\n\n";
-      auto kind =
-          std::find_if(kinds.begin(), kinds.end(), [&](const auto &entry) {
-            return entry.first == family.display;
-          });
-      if (kind == kinds.end())
-        kinds.emplace_back(family.display, 1);
-      else
-        ++kind->second;
+      kinds.add(family.display);
     }
-    out += "====== SUMMARY: ";
-    appendNumber(out, resources.size());
-    out += " resource(s) leaked (";
-    for (size_t i = 0; i < kinds.size(); ++i) {
-      if (i)
-        out += ", ";
-      out += kinds[i].first;
-      out += ": ";
-      appendNumber(out, kinds[i].second);
-    }
-    out += ")\n";
+    kinds.appendSummary(out, resources.size(), "leaked");
     if (totals)
       totals->resources += resources.size();
   }
+  return out;
+}
+
+std::string
+formatImplicitReleases(const Ledger &ledger, Level level,
+                       const std::vector<ImplicitReleaseEvent> &list,
+                       bool titled) {
+  std::string out;
+  if (list.empty())
+    return out;
+  if (titled)
+    appendTitle(out, level);
+  out += "====== NOTE: LeakCheck: resources released implicitly\n\n";
+  KindCounts kinds;
+  for (const ImplicitReleaseEvent &entry : list) {
+    const Record &r = entry.acquired;
+    const FamilyInfo &family = familyOf(r.api);
+    out += "======    Implicitly released ";
+    out += family.display;
+    if (family.refcounted && r.size > 1) {
+      out += " (";
+      appendNumber(out, r.size);
+      out += " references)";
+    }
+    out += "\n======      ";
+    appendHandle(out, family, Ledger::handleOf(r.key));
+    appendCall(out, "acquired by ", r.api, ledger.site(r.site), r.serial);
+    out += "\n======      ";
+    appendCall(out, "released by ", entry.release.api,
+               ledger.site(entry.release.site), entry.release.serial);
+    out += "\n\n";
+    kinds.add(family.display);
+  }
+  kinds.appendSummary(out, list.size(), "released implicitly");
   return out;
 }
 
@@ -357,6 +419,9 @@ json::object recordJson(const Ledger &ledger, Level level, const Record &r) {
   out["handle"] = handleText(family, Ledger::handleOf(r.key));
   if (family.refcounted)
     out["references"] = r.size;
+  else if (family.perDevice)
+    out["device"] =
+        r.size == UINT32_MAX ? json::value(nullptr) : json::value(r.size);
   else
     out["size"] = r.size;
   out["space"] = spaceName(static_cast<Space>(r.space));
@@ -444,10 +509,20 @@ std::string formatJson(const Ledger &ledger,
                     e.previous.thread);
     errorList.push_back(std::move(out));
   }
+  json::array implicit;
+  for (Level level : {Level::Device, Level::Cann})
+    for (const ImplicitReleaseEvent &entry : ledger.implicitReleases(level)) {
+      json::object out = recordJson(ledger, level, entry.acquired);
+      out["released_by"] =
+          eventJson(ledger, entry.release.api, entry.release.serial,
+                    entry.release.site, entry.release.thread);
+      implicit.push_back(std::move(out));
+    }
   summary["errors"] = errors.size();
   root["leaks"] = std::move(leaks);
   root["resources"] = std::move(resources);
   root["errors"] = std::move(errorList);
+  root["implicit_releases"] = std::move(implicit);
   root["summary"] = std::move(summary);
   return json::serialize(root) + "\n";
 }

@@ -35,6 +35,12 @@ struct LeakTotals {
 std::string formatLeaks(const Ledger &ledger, Level level,
                         std::vector<Record> &records, bool groupBySite,
                         bool includeResources, bool titled, LeakTotals *totals);
+/// The handles of `level` that calls released implicitly, a note after the
+/// leaks (`titled`: with the level's title line); empty if there are none.
+std::string
+formatImplicitReleases(const Ledger &ledger, Level level,
+                       const std::vector<ImplicitReleaseEvent> &list,
+                       bool titled);
 std::string formatError(const Ledger &ledger, const ErrorEvent &error,
                         bool titled);
 /// The JSON document of a report (format in runtime/README.md).

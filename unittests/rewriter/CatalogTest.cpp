@@ -248,3 +248,115 @@ TEST(Catalog, AnAllocationNeedsASize) {
   EXPECT_FALSE(Catalog::load("/nonexistent/catalog.json", &error));
   EXPECT_EQ(error, "/nonexistent/catalog.json: cannot read the catalog");
 }
+
+namespace {
+
+/// Streams released implicitly by `releasers` (JSON array), with a device
+/// set family whose release is aclrtResetDevice; `createFields` are added to
+/// aclrtCreateStream.
+std::string implicitCatalog(const std::string &releasers,
+                            const std::string &createFields = "") {
+  return R"json({"version": 1, "families": [
+      {"name": "device-set", "level": "cann", "kind": "resource",
+       "display": "device set", "handle": "id"},
+      {"name": "stream", "level": "cann", "kind": "resource",
+       "display": "stream", "released_implicitly_by": )json" +
+         releasers + R"json(}], "functions": [
+      {"signature": "aclError aclrtSetDevice(int32_t deviceId)",
+       "role": "acquire", "family": "device-set",
+       "handle": {"from": "param", "param": "deviceId"}, "success": {"equals": 0}},
+      {"signature": "aclError aclrtResetDevice(int32_t deviceId)",
+       "role": "release", "family": "device-set",
+       "handle": {"from": "param", "param": "deviceId"}, "success": {"equals": 0}},
+      {"signature": "aclError aclrtCreateStream(aclrtStream *stream, int32_t device, size_t bytes)",
+       "role": "acquire", "family": "stream", )json" +
+         createFields + R"json(
+       "handle": {"from": "out", "param": "stream"}, "success": {"equals": 0}},
+      {"signature": "aclError aclrtDestroyStream(aclrtStream stream)",
+       "role": "release", "family": "stream",
+       "handle": {"from": "param", "param": "stream"}, "success": {"equals": 0}}]})json";
+}
+
+} // namespace
+
+TEST(Catalog, ImplicitReleases) {
+  std::string error;
+  std::optional<Catalog> builtIn = Catalog::load(MSLEDGER_CATALOG_PATH, &error);
+  ASSERT_TRUE(builtIn) << error;
+  const Function *createStream = builtIn->findFunction("aclrtCreateStream");
+  ASSERT_NE(createStream, nullptr);
+  const Family &stream = builtIn->familyOf(*createStream);
+  ASSERT_EQ(stream.implicitReleases.size(), 2u);
+  EXPECT_EQ(stream.implicitReleases[0].function, "aclrtResetDevice");
+  EXPECT_TRUE(stream.implicitReleases[0].perDevice);
+  EXPECT_EQ(builtIn->functions()[stream.implicitReleases[0].functionIndex].name,
+            "aclrtResetDevice");
+  EXPECT_EQ(stream.implicitReleases[1].function, "aclFinalize");
+  EXPECT_FALSE(stream.implicitReleases[1].perDevice);
+  EXPECT_TRUE(stream.perDevice());
+  const Function *createContext = builtIn->findFunction("aclrtCreateContext");
+  ASSERT_NE(createContext, nullptr);
+  EXPECT_EQ(createContext->params[createContext->deviceParam].name, "deviceId");
+
+  std::optional<Catalog> parsed = Catalog::parse(
+      implicitCatalog(
+          R"json([{"function": "aclrtResetDevice", "scope": "device"}])json",
+          R"json("device": {"param": "device"},)json"),
+      "test.json", &error);
+  ASSERT_TRUE(parsed) << error;
+  EXPECT_EQ(parsed->functions()[2].deviceParam, 1);
+
+  EXPECT_TRUE(mentions(
+      parseError(implicitCatalog(R"json([{"function": "aclNope"}])json")),
+      "family 'stream': released implicitly by \"aclNope\", which is not in "
+      "the catalog"));
+  EXPECT_TRUE(
+      mentions(parseError(implicitCatalog(
+                   R"json([{"function": "aclrtSetDevice"}])json")),
+               "released implicitly by aclrtSetDevice, which acquires"));
+  EXPECT_TRUE(mentions(
+      parseError(implicitCatalog(
+          R"json([{"function": "aclrtDestroyStream", "scope": "device"}])json")),
+      "released per device by aclrtDestroyStream, whose handle is not a "
+      "device id"));
+  EXPECT_TRUE(mentions(
+      parseError(implicitCatalog(
+          R"json([{"function": "aclrtResetDevice", "scope": "process"}])json")),
+      "scope must be \"device\" or \"all\", not \"process\""));
+  EXPECT_TRUE(mentions(
+      parseError(implicitCatalog(
+          R"json([{"function": "aclrtResetDevice"}, {"function": "aclrtResetDevice"},
+                  {"function": "aclrtResetDevice"}])json")),
+      "must be an array of at most two"));
+  EXPECT_TRUE(mentions(
+      parseError(implicitCatalog(
+          R"json([{"function": "aclrtResetDevice", "scope": "device"}])json",
+          R"json("size": {"param": "bytes"},)json")),
+      "function 'aclrtCreateStream': a family released per device keeps the "
+      "device, not a \"size\""));
+  EXPECT_TRUE(mentions(
+      parseError(
+          implicitCatalog(R"json([{"function": "aclrtResetDevice"}])json",
+                          R"json("device": {"param": "device"},)json")),
+      "a \"device\" belongs to an acquisition of a family released per "
+      "device"));
+  EXPECT_TRUE(mentions(
+      parseError(implicitCatalog(
+          R"json([{"function": "aclrtResetDevice", "scope": "device"}])json",
+          R"json("device": {"param": "nowhere"},)json")),
+      "device parameter \"nowhere\" is not in the signature"));
+
+  // A project's catalog cannot use them: registered families do not carry
+  // them to the ledger.
+  std::optional<Catalog> addition = Catalog::parse(
+      implicitCatalog(R"json([{"function": "aclrtResetDevice"}])json"),
+      "mine.json", &error);
+  ASSERT_TRUE(addition) << error;
+  std::optional<Catalog> empty = Catalog::parse(
+      R"json({"version": 1, "families": [], "functions": []})json", "base.json",
+      &error);
+  ASSERT_TRUE(empty) << error;
+  EXPECT_FALSE(empty->merge(*addition, "mine.json", &error));
+  EXPECT_EQ(error, "mine.json: family 'stream': \"released_implicitly_by\" "
+                   "is for the built-in catalog only");
+}

@@ -32,13 +32,26 @@ TEST(CatalogTable, MatchesTheCatalogFile) {
     EXPECT_EQ(kFamilies[i].refcounted, family.refcounted);
     EXPECT_EQ(kFamilies[i].handleIsPointer, family.handleIsPointer);
     EXPECT_EQ(kFamilies[i].hasHandle, family.hasHandle);
+    EXPECT_EQ(kFamilies[i].perDevice, family.perDevice());
   }
+  size_t implicit = 0;
+  for (size_t i = 0; i < kFamilyCount; ++i)
+    for (const ImplicitRelease &release :
+         catalog->families()[i].implicitReleases) {
+      ASSERT_LT(implicit, kImplicitReleaseCount);
+      EXPECT_EQ(kImplicitReleases[implicit].family, i);
+      EXPECT_EQ(kImplicitReleases[implicit].api, release.functionIndex);
+      EXPECT_EQ(kImplicitReleases[implicit].perDevice, release.perDevice);
+      ++implicit;
+    }
+  EXPECT_EQ(implicit, kImplicitReleaseCount);
   ASSERT_EQ(kApiCount, catalog->functions().size());
   for (size_t i = 0; i < kApiCount; ++i) {
     const Function &function = catalog->functions()[i];
     EXPECT_EQ(kApis[i].name, function.name);
     EXPECT_EQ(kApis[i].role, function.role);
     EXPECT_EQ(kApis[i].family, function.family);
+    EXPECT_EQ(kApis[i].deviceArgument, function.deviceParam >= 0);
     EXPECT_EQ(apiIndex(function.name.c_str()), static_cast<int>(i));
   }
   EXPECT_EQ(apiIndex("malloc"), -1);

@@ -137,6 +137,39 @@ TEST(RecordTable, RemembersRecentReleases) {
   EXPECT_FALSE(table.findFreed(0x78, &freed));
 }
 
+TEST(RecordTable, TakeIfTakesEveryMatchAndRemembersTheRelease) {
+  // Enough records that shards hold several and erasing shifts slots.
+  RecordTable table;
+  Record previous;
+  for (uint64_t i = 1; i <= 5000; ++i)
+    table.acquire(record(i * 0x40, /*size=*/i % 3, /*serial=*/i), false,
+                  &previous);
+  std::vector<Record> taken = table.takeIf(
+      [](const Record &r) { return r.size == 1; }, releaseEvent(9000));
+  EXPECT_EQ(taken.size(), 1667u); // i % 3 == 1 for i in 1..5000
+  for (const Record &r : taken)
+    EXPECT_EQ(r.size, 1u);
+  EXPECT_EQ(table.size(), 5000u - 1667u);
+  Record found;
+  for (uint64_t i = 1; i <= 5000; ++i)
+    EXPECT_EQ(table.find(i * 0x40, &found), i % 3 != 1) << i;
+  // Each shard remembers its last releases: some taken keys are there, with
+  // the implicit release as what ended them.
+  unsigned remembered = 0;
+  for (const Record &r : taken) {
+    FreedRecord freed;
+    if (table.findFreed(r.key, &freed)) {
+      ++remembered;
+      EXPECT_EQ(freed.serial, 9000u);
+      EXPECT_EQ(freed.acquired.serial, r.serial);
+    }
+  }
+  EXPECT_GT(remembered, 0u);
+  EXPECT_TRUE(
+      table.takeIf([](const Record &) { return false; }, releaseEvent(9001))
+          .empty());
+}
+
 TEST(RecordTable, MatchesAReferenceMapUnderRandomWork) {
   RecordTable table;
   std::unordered_map<uint64_t, uint64_t> reference;
