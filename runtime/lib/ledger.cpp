@@ -276,8 +276,20 @@ void Ledger::endRelease(PendingRelease &pending, bool succeeded) {
     reportError(error);
     return;
   }
+  // Released before in its own family: a double release -- unless the
+  // address is live now in another namespace, handed out since (a stream
+  // given to aclrtDestroyEvent, physical memory to aclrtFree): then the
+  // release is through the wrong family, and says which.
   FreedRecord previous;
-  if (table.findFreed(pending.key, &previous)) {
+  bool released = table.findFreed(pending.key, &previous);
+  Record other;
+  if (family.handleIsPointer &&
+      findInOtherNamespace(table, family, pending.handle, &other) &&
+      (!released || other.serial > previous.serial)) {
+    error.kind = ErrorKind::MismatchedRelease;
+    error.hasAcquired = true;
+    error.acquired = other;
+  } else if (released) {
     error.kind = ErrorKind::DoubleRelease;
     error.hasPrevious = true;
     error.previous = previous;
@@ -287,6 +299,30 @@ void Ledger::endRelease(PendingRelease &pending, bool succeeded) {
     error.kind = ErrorKind::IllegalRelease;
   }
   reportError(error);
+}
+
+bool Ledger::findInOtherNamespace(const RecordTable &table,
+                                  const FamilyInfo &family, uint64_t handle,
+                                  Record *found) {
+  bool any = false;
+  for (size_t space = 0; space < kNameSpaceCount; ++space) {
+    if (space == family.nameSpace)
+      continue;
+    // Namespace 0 (memory) keys are the address itself.
+    uint64_t key = space == 0 ? handle
+                              : (static_cast<uint64_t>(space) << 56) |
+                                    (handle & 0x00FFFFFFFFFFFFFFULL);
+    // The most recent: a mapping over a reservation, a channel made from its
+    // description, share their address.
+    Record candidate;
+    if (table.find(key, &candidate) &&
+        familyOf(candidate.api).handleIsPointer &&
+        (!any || candidate.serial > found->serial)) {
+      *found = candidate;
+      any = true;
+    }
+  }
+  return any;
 }
 
 void Ledger::releaseImplicitly(const PendingRelease &pending) {

@@ -137,6 +137,11 @@ private:
   const FamilyInfo *trackedFamily(unsigned api, uint64_t handle,
                                   uint64_t *key) const;
   static uint64_t keyIn(const FamilyInfo &family, uint64_t handle);
+  /// A live handle `handle` (an address) in another built-in namespace, for
+  /// a release through the wrong family.
+  static bool findInOtherNamespace(const RecordTable &table,
+                                   const FamilyInfo &family, uint64_t handle,
+                                   Record *found);
   /// The live records of `level` this process is to report.
   std::vector<Record> liveRecords(Level level) const;
   std::string leakReport(std::vector<Record> (&live)[2],

@@ -317,12 +317,19 @@ std::string formatError(const Ledger &ledger, const ErrorEvent &error,
                               " already released");
     break;
   case ErrorKind::MismatchedRelease: {
+    // "mismatched free: aclrtFreeHost on device memory allocated by
+    // aclrtMalloc", "mismatched release: aclrtDestroyEvent on a stream
+    // acquired by aclrtCreateStream"
     const ApiInfo &allocator = apiInfo(error.acquired.api);
-    out += "mismatched free: ";
+    const FamilyInfo &allocated = familyInfo(allocator.family);
+    bool memoryAllocated = allocated.kind == Kind::Memory;
+    out += memory ? "mismatched free: " : "mismatched release: ";
     out += api.name;
     out += " on ";
-    out += familyInfo(allocator.family).display;
-    out += " allocated by ";
+    if (!memoryAllocated)
+      out += article(allocated.display);
+    out += allocated.display;
+    out += memoryAllocated ? " allocated by " : " acquired by ";
     out += allocator.name;
     break;
   }
