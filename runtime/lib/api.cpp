@@ -105,6 +105,39 @@ msledger_register_api(const msledger_api_description *d) {
   return registerApi(description);
 }
 
+// The pool calls do no bookkeeping of regions themselves: they are catalog
+// functions, recorded by their interposer or tracking wrapper like any other.
+__attribute__((visibility("default"))) msledger_heap *
+msledger_heap_register(const void *base, size_t size) {
+  if (!base || !size)
+    return nullptr;
+  return reinterpret_cast<msledger_heap *>(Ledger::get().registerHeap(
+      static_cast<uint64_t>(reinterpret_cast<uintptr_t>(base)), size));
+}
+
+__attribute__((visibility("default"))) void
+msledger_heap_unregister(msledger_heap *heap) {
+  Ledger::get().unregisterHeap(reinterpret_cast<uintptr_t>(heap));
+}
+
+__attribute__((visibility("default"))) int
+msledger_region_register(msledger_heap *heap, void *ptr, size_t size) {
+  return Ledger::get().inHeap(
+             reinterpret_cast<uintptr_t>(heap),
+             static_cast<uint64_t>(reinterpret_cast<uintptr_t>(ptr)), size)
+             ? 0
+             : MSLEDGER_REGION_OUTSIDE_HEAP;
+}
+
+__attribute__((visibility("default"))) int
+msledger_region_unregister(msledger_heap *heap, void *ptr) {
+  return Ledger::get().inHeap(
+             reinterpret_cast<uintptr_t>(heap),
+             static_cast<uint64_t>(reinterpret_cast<uintptr_t>(ptr)), 1)
+             ? 0
+             : MSLEDGER_REGION_OUTSIDE_HEAP;
+}
+
 __attribute__((visibility("default"))) void msledger_report(void) {
   Ledger::get().reportNow();
 }

@@ -357,6 +357,27 @@ void Ledger::releaseImplicitly(const PendingRelease &pending) {
   }
 }
 
+uintptr_t Ledger::registerHeap(uint64_t base, uint64_t size) {
+  std::lock_guard<std::mutex> lock(HeapMutex);
+  Heaps.push_back(Heap{base, size, true});
+  return Heaps.size();
+}
+
+void Ledger::unregisterHeap(uintptr_t heap) {
+  std::lock_guard<std::mutex> lock(HeapMutex);
+  if (heap >= 1 && heap <= Heaps.size())
+    Heaps[heap - 1].live = false;
+}
+
+bool Ledger::inHeap(uintptr_t heap, uint64_t address, uint64_t size) const {
+  std::lock_guard<std::mutex> lock(HeapMutex);
+  if (heap < 1 || heap > Heaps.size() || !Heaps[heap - 1].live)
+    return false;
+  const Heap &h = Heaps[heap - 1];
+  return address >= h.base && size <= h.size &&
+         address - h.base <= h.size - size;
+}
+
 std::vector<ImplicitReleaseEvent> Ledger::implicitReleases(Level level) const {
   std::vector<ImplicitReleaseEvent> released;
   if (!Enabled[static_cast<int>(level)])
@@ -414,6 +435,22 @@ std::vector<Record> Ledger::liveRecords(Level level) const {
   if (Opts.implicit_release_is_leak)
     for (const ImplicitReleaseEvent &entry : implicitReleases(level))
       live.push_back(entry.acquired);
+  // A pool's backing block: its regions are reported instead.
+  std::vector<uint64_t> bases;
+  {
+    std::lock_guard<std::mutex> lock(HeapMutex);
+    for (const Heap &heap : Heaps)
+      if (heap.live)
+        bases.push_back(heap.base);
+  }
+  if (!bases.empty())
+    live.erase(std::remove_if(live.begin(), live.end(),
+                              [&](const Record &r) {
+                                return familyOf(r.api).nameSpace == 0 &&
+                                       std::find(bases.begin(), bases.end(),
+                                                 r.key) != bases.end();
+                              }),
+               live.end());
   return live;
 }
 
@@ -493,6 +530,7 @@ size_t Ledger::memoryBytes() const {
 
 void Ledger::forkPrepare() {
   OutputMutex.lock();
+  HeapMutex.lock();
   ErrorMutex.lock();
   ClockMutex.lock();
   Tables[0].lockAll();
@@ -504,6 +542,7 @@ void Ledger::forkParent() {
   Tables[0].unlockAll();
   ClockMutex.unlock();
   ErrorMutex.unlock();
+  HeapMutex.unlock();
   OutputMutex.unlock();
 }
 

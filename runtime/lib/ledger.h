@@ -11,6 +11,9 @@
 //     family is seen) or by namespaced handle;
 //   * errors (illegal, double, mismatched release) are reported when they
 //     happen and kept for the final report;
+//   * a memory block registered as a heap (msledger_heap_register: a pool's
+//     backing allocation, whose regions are tracked instead) is left out of
+//     the leak report while registered;
 //   * a release the catalog marks as releasing other families implicitly
 //     (aclrtResetDevice: the device's streams and contexts; aclFinalize:
 //     what the runtime still holds) takes their records out, remembered as
@@ -117,6 +120,12 @@ public:
   static uint64_t keyOf(unsigned api, uint64_t handle);
   static uint64_t handleOf(uint64_t key);
 
+  // Memory pools (msledger_heap_register): a heap is an index + 1.
+  uintptr_t registerHeap(uint64_t base, uint64_t size);
+  void unregisterHeap(uintptr_t heap);
+  /// Whether [address, address + size) lies in the registered `heap`.
+  bool inHeap(uintptr_t heap, uint64_t address, uint64_t size) const;
+
   void forkPrepare();
   void forkParent();
   void forkChild();
@@ -162,6 +171,13 @@ private:
   mutable std::mutex ErrorMutex;
   std::vector<ErrorEvent> ErrorLog;
   std::vector<ImplicitReleaseEvent> ImplicitLog[2]; // under ErrorMutex
+
+  struct Heap {
+    uint64_t base = 0, size = 0;
+    bool live = false;
+  };
+  mutable std::mutex HeapMutex;
+  std::vector<Heap> Heaps;
 
   // (serial counter, time) samples taken every 10 ms by a clock thread, so
   // that events carry timestamps without reading a clock on the hot path.

@@ -193,3 +193,30 @@ TEST(Ledger, SerialsAreUniqueAcrossThreads) {
               0x4000000000ULL + (static_cast<uint64_t>(t) << 32) + i * 16,
               true);
 }
+
+TEST(Ledger, HeapsContainTheirRegionsOnly) {
+  Ledger &ledger = Ledger::get();
+  uintptr_t heap = ledger.registerHeap(0x10000, 0x1000);
+  EXPECT_TRUE(ledger.inHeap(heap, 0x10000, 0x1000));
+  EXPECT_TRUE(ledger.inHeap(heap, 0x10fff, 1));
+  EXPECT_FALSE(ledger.inHeap(heap, 0x10fff, 2)); // runs past the end
+  EXPECT_FALSE(ledger.inHeap(heap, 0xffff, 1));
+  EXPECT_FALSE(ledger.inHeap(heap, 0x10001, UINT64_MAX)); // no wrap-around
+  EXPECT_FALSE(ledger.inHeap(heap + 1, 0x10000, 1));      // no such heap
+  EXPECT_FALSE(ledger.inHeap(0, 0x10000, 1));
+  ledger.unregisterHeap(heap);
+  EXPECT_FALSE(ledger.inHeap(heap, 0x10000, 1));
+}
+
+TEST(Ledger, AReleaseThroughTheWrongHandleFamilyNamesTheAcquisition) {
+  Ledger::get().acquire(api("aclrtCreateStream"), 0x3000001000, 0, Space::None,
+                        nullptr);
+  size_t before = Ledger::get().errors().size();
+  release("aclrtDestroyEvent", 0x3000001000, false);
+  std::vector<ErrorEvent> errors = Ledger::get().errors();
+  ASSERT_EQ(errors.size(), before + 1);
+  EXPECT_EQ(errors.back().kind, ErrorKind::MismatchedRelease);
+  EXPECT_EQ(errors.back().acquired.api, api("aclrtCreateStream"));
+  release("aclrtDestroyStream", 0x3000001000, true);
+  EXPECT_EQ(Ledger::get().errors().size(), before + 1);
+}

@@ -20,6 +20,7 @@
 #ifndef MSLEDGER_MSLEDGER_H
 #define MSLEDGER_MSLEDGER_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -112,6 +113,33 @@ void msledger_record_release(int api, uint64_t handle, int succeeded,
  */
 int msledger_api_interposed(int api);
 void msledger_set_site(const msledger_site *site);
+
+/*
+ * Memory pools: the meaning of msSanitizer's mstx heap and region calls. A
+ * pool that sub-allocates from one real allocation registers that block as a
+ * heap, then each sub-allocation as a region and each return to the pool as
+ * its unregistration. Regions are allocations of the catalog's "pool region"
+ * family -- tracked like aclrtMalloc (by msledger's interposers, with their
+ * sites when msrewrite rewrote the calls), reported as leaks when live at
+ * exit, double and illegal unregistrations as errors -- while a block
+ * registered as a heap is not itself reported as leaked.
+ *
+ *   mstxMemHeapRegister      msledger_heap_register
+ *   mstxMemRegionsRegister   msledger_region_register (one region a call)
+ *   mstxMemRegionsUnregister msledger_region_unregister
+ *   mstxMemHeapUnregister    msledger_heap_unregister
+ */
+typedef struct msledger_heap msledger_heap;
+/* The heap of [base, base + size), or NULL for a null base or size. */
+msledger_heap *msledger_heap_register(const void *base, size_t size);
+/* The heap is gone; regions still registered stay live (and leak). */
+void msledger_heap_unregister(msledger_heap *heap);
+/* 0, or MSLEDGER_REGION_OUTSIDE_HEAP if [ptr, ptr + size) is not inside a
+ * registered heap (nothing is recorded then). */
+int msledger_region_register(msledger_heap *heap, void *ptr, size_t size);
+/* 0, or MSLEDGER_REGION_OUTSIDE_HEAP for a heap not registered. */
+int msledger_region_unregister(msledger_heap *heap, void *ptr);
+#define MSLEDGER_REGION_OUTSIDE_HEAP 1
 
 /* Writes a leak report of what is live now, for every enabled level, to the
  * ledger's log (stderr or log_path), without stopping the process. */
