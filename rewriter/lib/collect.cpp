@@ -6,6 +6,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/CharInfo.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Index/USRGeneration.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -46,15 +47,52 @@ public:
         SM.isInSystemHeader(SM.getExpansionLoc(decl->getLocation())))
       return true;
     auto *function = dyn_cast<FunctionDecl>(decl);
-    if (function)
+    if (function) {
       Functions.push_back(function->getQualifiedNameAsString());
+      FunctionUsrs.push_back(usrOf(function));
+      ConstexprFunctions.push_back(function->isConstexpr());
+    }
     const Decl *enclosingTop = TopLevel;
     if (decl->getDeclContext() && decl->getDeclContext()->isTranslationUnit())
       TopLevel = decl;
+    // Default arguments are not the function's code.
+    if (isa<ParmVarDecl>(decl))
+      ++Unevaluated;
     bool result = RecursiveASTVisitor::TraverseDecl(decl);
+    if (isa<ParmVarDecl>(decl))
+      --Unevaluated;
     TopLevel = enclosingTop;
-    if (function)
+    if (function) {
       Functions.pop_back();
+      FunctionUsrs.pop_back();
+      ConstexprFunctions.pop_back();
+    }
+    return result;
+  }
+
+  // Operands that are never evaluated: no helper call there is wrapped.
+  bool TraverseUnaryExprOrTypeTraitExpr(UnaryExprOrTypeTraitExpr *expr) {
+    ++Unevaluated;
+    bool result = RecursiveASTVisitor::TraverseUnaryExprOrTypeTraitExpr(expr);
+    --Unevaluated;
+    return result;
+  }
+  bool TraverseCXXNoexceptExpr(CXXNoexceptExpr *expr) {
+    ++Unevaluated;
+    bool result = RecursiveASTVisitor::TraverseCXXNoexceptExpr(expr);
+    --Unevaluated;
+    return result;
+  }
+  bool TraverseCXXTypeidExpr(CXXTypeidExpr *expr) {
+    ++Unevaluated;
+    bool result = RecursiveASTVisitor::TraverseCXXTypeidExpr(expr);
+    --Unevaluated;
+    return result;
+  }
+  bool TraverseDecltypeTypeLoc(DecltypeTypeLoc loc) {
+    ++Unevaluated;
+    bool result = RecursiveASTVisitor::TraverseDecltypeTypeLoc(loc);
+    --Unevaluated;
     return result;
   }
 
@@ -70,8 +108,10 @@ public:
     std::string name;
     SourceLocation nameLoc;
     if (const auto *ref = dyn_cast<DeclRefExpr>(callee)) {
-      if (!isCatalogFunction(ref->getDecl()))
+      if (!isCatalogFunction(ref->getDecl())) {
+        recordProjectCall(call, ref);
         return true;
+      }
       name = ref->getDecl()->getNameAsString();
       nameLoc = ref->getLocation();
     } else if (const auto *lookup = dyn_cast<UnresolvedLookupExpr>(callee)) {
@@ -139,8 +179,71 @@ private:
     Out.notes.push_back(where + ": note: " + message);
   }
 
+  static std::string usrOf(const Decl *decl) {
+    llvm::SmallString<128> usr;
+    if (index::generateUSRForDecl(decl->getCanonicalDecl(), usr))
+      return "";
+    return std::string(usr.str());
+  }
+
+  /// A call of a function declared under the root: an edge of the project's
+  /// call graph and, if it can be wrapped, a candidate helper call.
+  void recordProjectCall(const CallExpr *call, const DeclRefExpr *ref) {
+    const auto *function = dyn_cast<FunctionDecl>(ref->getDecl());
+    if (!function || isa<CXXMethodDecl>(function) || function->isConstexpr() ||
+        FunctionUsrs.empty() || FunctionUsrs.back().empty())
+      return;
+    std::string declared =
+        fileOf(SM.getSpellingLoc(function->getCanonicalDecl()->getLocation()));
+    if (declared.empty() || !isUnder(declared, Root))
+      return;
+    // A function template's specialization is its template's code.
+    const FunctionDecl *pattern = function->getTemplateInstantiationPattern();
+    std::string callee = usrOf(pattern ? pattern : function);
+    if (callee.empty())
+      return;
+    Out.calls.emplace(FunctionUsrs.back(), callee);
+    if (Unevaluated || ConstexprFunctions.back())
+      return;
+    // Wrapped whole: the call's first token, its name and its ')' must be
+    // spelled in one file under the root, in that order.
+    SourceLocation begin = SM.getSpellingLoc(call->getBeginLoc());
+    SourceLocation name = SM.getSpellingLoc(ref->getLocation());
+    SourceLocation rparen = SM.getSpellingLoc(call->getRParenLoc());
+    std::string file = fileOf(begin);
+    if (file.empty() || !isUnder(file, Root) ||
+        SM.getFileID(begin) != SM.getFileID(rparen) ||
+        SM.getFileID(begin) != SM.getFileID(name) ||
+        SM.getFileOffset(rparen) <= SM.getFileOffset(name))
+      return;
+    HelperCall helper;
+    helper.callee = callee;
+    helper.file = file;
+    helper.site.frame = true;
+    helper.site.callee = function->getNameAsString();
+    helper.site.nameOffset = SM.getFileOffset(begin);
+    helper.site.parenOffset = SM.getFileOffset(rparen); // not edited
+    helper.site.endOffset = SM.getFileOffset(rparen) + 1;
+    helper.site.line = SM.getSpellingLineNumber(begin);
+    helper.site.column = SM.getSpellingColumnNumber(begin);
+    helper.site.function = Functions.back();
+    bool invalid = false;
+    StringRef buffer = SM.getBufferData(SM.getFileID(begin), &invalid);
+    if (invalid)
+      return;
+    size_t lineStart = buffer.rfind('\n', helper.site.nameOffset);
+    lineStart = lineStart == StringRef::npos ? 0 : lineStart + 1;
+    size_t lineEnd = buffer.find('\n', helper.site.nameOffset);
+    helper.site.lineText =
+        buffer.substr(lineStart, lineEnd - lineStart).trim().str();
+    Out.contents.emplace(file, buffer.str());
+    Out.helperCalls.push_back(std::move(helper));
+  }
+
   void record(const CallExpr *call, const std::string &name,
               SourceLocation nameLoc) {
+    if (!FunctionUsrs.empty() && !FunctionUsrs.back().empty())
+      Out.callsCatalog.insert(FunctionUsrs.back());
     SourceLocation nameSpelling = SM.getSpellingLoc(nameLoc);
     std::string file = fileOf(nameSpelling);
     if (file.empty() || !isUnder(file, Root)) {
@@ -213,7 +316,10 @@ private:
   std::string Root;
   TranslationUnitSites &Out;
   std::set<const Expr *> CallRefs;
-  std::vector<std::string> Functions; // enclosing functions, innermost last
+  std::vector<std::string> Functions;    // enclosing functions, innermost last
+  std::vector<std::string> FunctionUsrs; // the same, by USR
+  std::vector<bool> ConstexprFunctions;  // the same: constexpr or not
+  int Unevaluated = 0; // inside sizeof, decltype, a default argument, ...
   const Decl *TopLevel = nullptr; // the file-scope declaration being visited
   std::vector<const DeclRefExpr *> ValueRefs;
 };
@@ -307,6 +413,30 @@ void recordProjectFiles(SourceManager &sm, const std::string &root,
     if (isUnder(file, root))
       out.projectFiles.insert(file);
   }
+}
+
+std::vector<const HelperCall *> reachingHelperCalls(
+    const std::vector<const HelperCall *> &calls,
+    const std::set<std::string> &callsCatalog,
+    const std::set<std::pair<std::string, std::string>> &edges) {
+  // Callers of a reaching function reach, until nothing changes.
+  std::set<std::string> reaching = callsCatalog;
+  std::map<std::string, std::vector<std::string>> callers;
+  for (const auto &edge : edges)
+    callers[edge.second].push_back(edge.first);
+  std::vector<std::string> work(reaching.begin(), reaching.end());
+  while (!work.empty()) {
+    std::string function = work.back();
+    work.pop_back();
+    for (const std::string &caller : callers[function])
+      if (reaching.insert(caller).second)
+        work.push_back(caller);
+  }
+  std::vector<const HelperCall *> result;
+  for (const HelperCall *call : calls)
+    if (reaching.count(call->callee))
+      result.push_back(call);
+  return result;
 }
 
 std::unique_ptr<ASTConsumer> makeCollector(const Catalog &catalog,

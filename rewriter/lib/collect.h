@@ -8,7 +8,9 @@
 // rewritable when its name and its '(' are spelled one after the other in one
 // file under the project root -- directly, in a macro argument, or in a macro
 // body; anything else is reported with the reason. Files outside the root
-// (system, CANN and msledger headers) are never touched.
+// (system, CANN and msledger headers) are never touched. It also records the
+// calls between the project's own functions, so that calls of helpers that
+// reach a catalog call can be marked for call chains (reachingHelperCalls).
 //
 //===----------------------------------------------------------------------===//
 #ifndef MSLEDGER_REWRITER_COLLECT_H
@@ -29,6 +31,15 @@
 
 namespace msledger {
 
+/// A call to one of the project's own functions: a helper, if that
+/// function reaches a catalog call (directly or through other project
+/// functions, in any translation unit).
+struct HelperCall {
+  std::string callee; // the function's USR
+  std::string file;   // absolute path of the file the call is spelled in
+  CallSite site;      // frame = true
+};
+
 /// What one translation unit contributed.
 struct TranslationUnitSites {
   std::map<std::string, std::vector<CallSite>> sites; // absolute path -> calls
@@ -36,7 +47,19 @@ struct TranslationUnitSites {
   std::vector<std::string> notes;              // "file:line:col: note: ..."
   unsigned outsideRoot = 0;                    // calls in files we never touch
   std::set<std::string> projectFiles; // files under the root the TU read
+  // For call chains: the project functions (by USR) that call a catalog
+  // function, which project function calls which, and the calls to them.
+  std::set<std::string> callsCatalog;
+  std::set<std::pair<std::string, std::string>> calls; // caller, callee
+  std::vector<HelperCall> helperCalls;
 };
+
+/// The helper calls among `calls` whose callees reach a catalog call,
+/// directly or through the `edges` (caller, callee), transitively.
+std::vector<const HelperCall *>
+reachingHelperCalls(const std::vector<const HelperCall *> &calls,
+                    const std::set<std::string> &callsCatalog,
+                    const std::set<std::pair<std::string, std::string>> &edges);
 
 /// Reports the catalog calls spelled in preprocessor branches this build
 /// skips (#ifdef variants): they cannot be rewritten now, and say so.

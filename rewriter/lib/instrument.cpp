@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <regex>
+#include <set>
 #include <sstream>
 
 namespace msledger {
@@ -85,22 +86,44 @@ std::string instrument(const std::string &original,
       out += kWrapperBegin + text + kWrapperEnd;
     }
   };
+  // The ')' that closes each helper call's MSLEDGER_CHAIN, by offset; calls
+  // nest, so these interleave with the sites.
+  std::multiset<unsigned> chainEnds;
+  auto closeChainsUpTo = [&](size_t offset) {
+    while (!chainEnds.empty() && *chainEnds.begin() <= offset) {
+      unsigned end = *chainEnds.begin();
+      chainEnds.erase(chainEnds.begin());
+      out.append(original, copied, end - copied);
+      copied = end;
+      out += ')';
+    }
+  };
   for (const CallSite &site : sites) {
+    closeChainsUpTo(site.nameOffset);
     insertWrappersUpTo(site.nameOffset);
     out.append(original, copied, site.nameOffset - copied);
+    // The site is static data defined where it is used (MSLEDGER_SITE, in
+    // msledger/track.h): nothing needs to be declared ahead of the call.
+    std::string siteText =
+        "MSLEDGER_SITE(" + cString(relativePath) + ", " +
+        std::to_string(site.line) + ", " + std::to_string(site.column) +
+        ", 0x" + hex(site.serial) + "ULL, " + cString(site.callee) + ", " +
+        (site.function.empty() ? std::string("0") : cString(site.function)) +
+        ")";
+    if (site.frame) {
+      out += "MSLEDGER_CHAIN(" + siteText + ", ";
+      copied = site.nameOffset;
+      chainEnds.insert(site.endOffset);
+      continue;
+    }
     out += "msledger_";
     out += site.callee;
     copied = site.nameOffset + site.callee.size();
     out.append(original, copied, site.parenOffset + 1 - copied);
-    // The site is static data defined where it is used (MSLEDGER_SITE, in
-    // msledger/track.h): nothing needs to be declared ahead of the call.
-    out += "MSLEDGER_SITE(" + cString(relativePath) + ", " +
-           std::to_string(site.line) + ", " + std::to_string(site.column) +
-           ", 0x" + hex(site.serial) + "ULL, " + cString(site.callee) + ", " +
-           (site.function.empty() ? std::string("0") : cString(site.function)) +
-           ")" + (site.hasArguments ? ", " : "");
+    out += siteText + (site.hasArguments ? ", " : "");
     copied = site.parenOffset + 1;
   }
+  closeChainsUpTo(original.size());
   insertWrappersUpTo(original.size());
   out.append(original, copied, std::string::npos);
   // One line at the end says what was done: earlier lines never move, so
@@ -114,6 +137,89 @@ std::string instrument(const std::string &original,
          ") */\n";
   return out;
 }
+
+namespace {
+
+/// Undoes MSLEDGER_CHAIN(MSLEDGER_SITE(...), CALL) -> CALL. The ')' that
+/// closes a chain is the first one back at the depth where it opened,
+/// counting parentheses outside string and character literals and comments.
+/// (A file whose code has unbalanced parentheses -- in a #define, say -- may
+/// revert inexactly: revert()'s hash check says so.)
+std::string revertChains(const std::string &text) {
+  static const std::string prefix = "MSLEDGER_CHAIN(MSLEDGER_SITE(";
+  if (text.find(prefix) == std::string::npos)
+    return text;
+  std::string out;
+  out.reserve(text.size());
+  std::vector<int> open; // the depth at which each open chain began
+  int depth = 0;
+  size_t i = 0;
+  // Copies a literal that starts at i (a quote) through its closing quote.
+  auto copyLiteral = [&] {
+    char quote = text[i];
+    size_t end = i + 1;
+    for (; end < text.size() && text[end] != quote && text[end] != '\n'; ++end)
+      if (text[end] == '\\')
+        ++end;
+    end = std::min(end + 1, text.size());
+    out.append(text, i, end - i);
+    i = end;
+  };
+  while (i < text.size()) {
+    char c = text[i];
+    if (text.compare(i, prefix.size(), prefix) == 0) {
+      // Skip the prefix, the site's arguments and the ", " after them.
+      size_t j = i + prefix.size();
+      int siteDepth = 1;
+      while (j < text.size() && siteDepth > 0) {
+        if (text[j] == '"') {
+          for (++j; j < text.size() && text[j] != '"'; ++j)
+            if (text[j] == '\\')
+              ++j;
+        } else if (text[j] == '(') {
+          ++siteDepth;
+        } else if (text[j] == ')') {
+          --siteDepth;
+        }
+        ++j;
+      }
+      if (text.compare(j, 2, ", ") == 0) {
+        open.push_back(depth);
+        i = j + 2;
+        continue;
+      }
+    }
+    if (c == '"' || c == '\'') {
+      copyLiteral();
+      continue;
+    }
+    if (c == '/' && i + 1 < text.size() &&
+        (text[i + 1] == '/' || text[i + 1] == '*')) {
+      size_t end =
+          text[i + 1] == '/' ? text.find('\n', i) : text.find("*/", i + 2);
+      end = end == std::string::npos ? text.size()
+                                     : end + (text[i + 1] == '/' ? 0 : 2);
+      out.append(text, i, end - i);
+      i = end;
+      continue;
+    }
+    if (c == '(') {
+      ++depth;
+    } else if (c == ')') {
+      if (!open.empty() && open.back() == depth) {
+        open.pop_back(); // the chain's own ')'
+        ++i;
+        continue;
+      }
+      --depth;
+    }
+    out += c;
+    ++i;
+  }
+  return out;
+}
+
+} // namespace
 
 std::optional<std::string> revert(const std::string &instrumented,
                                   bool *exact) {
@@ -138,7 +244,7 @@ std::optional<std::string> revert(const std::string &instrumented,
       "msledger_([A-Za-z_][A-Za-z0-9_]*)([^(]*)\\(MSLEDGER_SITE\\(" + text +
       ", [0-9]+, [0-9]+, 0x[0-9a-f]+ULL, " + text + ", (?:0|" + text +
       ")\\)(, )?");
-  std::string original = std::regex_replace(body, call, "$1$2(");
+  std::string original = revertChains(std::regex_replace(body, call, "$1$2("));
   // And the wrappers of catalog additions, each within its markers.
   for (size_t begin = original.find(kWrapperBegin); begin != std::string::npos;
        begin = original.find(kWrapperBegin, begin)) {

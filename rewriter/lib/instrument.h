@@ -8,7 +8,9 @@
 //     that diagnostics and debuggers still see the original line numbers;
 //   * at each call, the callee's name NAME replaced by msledger_NAME and the
 //     site inserted as the first argument: NAME(a, b) -> msledger_NAME(SITE, a,
-//     b).
+//     b);
+//   * at each call of a helper (a project function that reaches a catalog
+//     call), the call wrapped: f(a) -> MSLEDGER_CHAIN(SITE, f(a)).
 //
 // revert() undoes exactly that and reports whether the result hashes to the
 // original; instrument() of an instrumented file is refused (idempotence).
@@ -38,6 +40,12 @@ struct CallSite {
   // Start of the file-scope declaration that holds the call, where the
   // wrapper of a catalog addition can be defined (-1: none in this file).
   long topLevelOffset = -1;
+  // A call to one of the project's functions that reaches a catalog call (a
+  // helper): wrapped whole, MSLEDGER_CHAIN(SITE, helper(args)), so the ledger
+  // knows the chain of calls that led to an allocation. endOffset is just
+  // past the call's ')'.
+  bool frame = false;
+  unsigned endOffset = 0;
 };
 
 /// Wrapper definitions to insert at offsets of the original (catalog

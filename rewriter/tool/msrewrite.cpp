@@ -599,6 +599,23 @@ Rewrite planRewrite(const CompilationDatabase &database,
     rewrite.projectFiles.insert(results[i].projectFiles.begin(),
                                 results[i].projectFiles.end());
   }
+  // Calls of the project's functions that reach a catalog call, in any
+  // translation unit parsed: wrapped, for call chains.
+  std::set<std::string> callsCatalog;
+  std::set<std::pair<std::string, std::string>> edges;
+  std::vector<const HelperCall *> helperCalls;
+  for (size_t i = 0; i < files.size(); ++i) {
+    if (!ok[i])
+      continue;
+    callsCatalog.insert(results[i].callsCatalog.begin(),
+                        results[i].callsCatalog.end());
+    edges.insert(results[i].calls.begin(), results[i].calls.end());
+    for (const HelperCall &call : results[i].helperCalls)
+      helperCalls.push_back(&call);
+  }
+  for (const HelperCall *call :
+       reachingHelperCalls(helperCalls, callsCatalog, edges))
+    sites[call->file].push_back(call->site);
   for (const std::string &file : files) {
     std::string error;
     std::optional<std::string> text = readTextFile(file, &error);

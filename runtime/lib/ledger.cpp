@@ -28,6 +28,26 @@ std::atomic<Ledger *> Instance{nullptr};
 __attribute__((tls_model("initial-exec"))) thread_local uint16_t ThreadIndex =
     0;
 
+// The thread's call chain (msledger_frame_push): the sites of the rewritten
+// helper calls it is in, outermost first. Deeper calls are counted, not kept.
+constexpr unsigned kMaxFrames = 32;
+struct FrameStack {
+  unsigned depth;
+  const msledger_site *frames[kMaxFrames];
+};
+__attribute__((tls_model("initial-exec"))) thread_local FrameStack Frames;
+
+// The thread's last interned chain: loops allocate through the same chain
+// again and again, and comparing a few pointers is cheaper than a lookup.
+struct LastChain {
+  const Ledger *ledger;
+  const msledger_site *site;
+  unsigned count;
+  uint32_t id;
+  const msledger_site *callers[Ledger::kMaxChain];
+};
+__attribute__((tls_model("initial-exec"))) thread_local LastChain Last;
+
 void atforkPrepare() { Ledger::get().forkPrepare(); }
 void atforkParent() { Ledger::get().forkParent(); }
 void atforkChild() { Ledger::get().forkChild(); }
@@ -66,6 +86,20 @@ uint64_t currentDevice() {
 
 } // namespace
 
+extern "C" __attribute__((visibility("default"))) void
+msledger_frame_push(const msledger_site *site) {
+  unsigned depth = Frames.depth;
+  if (depth < kMaxFrames)
+    Frames.frames[depth] = site;
+  Frames.depth = depth + 1;
+}
+
+extern "C" __attribute__((visibility("default"))) void
+msledger_frame_pop(void) {
+  if (Frames.depth)
+    --Frames.depth;
+}
+
 Ledger &Ledger::get() {
   // Never destroyed: the application may release memory from its static
   // destructors, and the final report runs after them.
@@ -96,6 +130,8 @@ Ledger::Ledger() {
           std::chrono::system_clock::now().time_since_epoch())
           .count());
   Pid = getpid();
+  ChainDepth = static_cast<unsigned>(
+      std::clamp<long long>(Opts.chain_depth, 0, kMaxChain));
   if (Opts.log_level == "info") {
     std::string levels = Opts.check_device_heap && Opts.check_cann_heap
                              ? "the device heap and the CANN heap"
@@ -153,10 +189,92 @@ uint32_t Ledger::internSite(const msledger_site *site) {
   return 0;
 }
 
+uint32_t Ledger::internEvent(const msledger_site *site) {
+  unsigned depth = Frames.depth;
+  if (depth == 0 || ChainDepth == 0)
+    return internSite(site);
+  // The innermost callers kept, innermost first.
+  unsigned kept = std::min(depth, kMaxFrames);
+  unsigned count = std::min(kept, ChainDepth);
+  const msledger_site *callers[kMaxChain];
+  for (unsigned i = 0; i < count; ++i)
+    callers[i] = Frames.frames[kept - 1 - i];
+  if (Last.ledger == this && Last.site == site && Last.count == count &&
+      std::equal(callers, callers + count, Last.callers))
+    return Last.id;
+  uint32_t id = internChain(site, callers, count);
+  Last.ledger = this;
+  Last.site = site;
+  Last.count = count;
+  Last.id = id;
+  std::copy(callers, callers + count, Last.callers);
+  return id;
+}
+
+uint32_t Ledger::internChain(const msledger_site *site,
+                             const msledger_site *const *callers,
+                             unsigned count) {
+  Chain *chains = Chains.load(std::memory_order_acquire);
+  if (!chains) {
+    Chain *fresh = static_cast<Chain *>(calloc(kChainSlots, sizeof(Chain)));
+    if (!fresh)
+      return internSite(site);
+    if (Chains.compare_exchange_strong(chains, fresh,
+                                       std::memory_order_acq_rel))
+      chains = fresh;
+    else
+      free(fresh); // another thread's table won
+  }
+  uint64_t h = reinterpret_cast<uintptr_t>(site) * 0x9E3779B97F4A7C15ULL;
+  for (unsigned i = 0; i < count; ++i)
+    h = (h ^ reinterpret_cast<uintptr_t>(callers[i])) * 0x9E3779B97F4A7C15ULL;
+  uint32_t start = static_cast<uint32_t>(h >> 40) & (kChainSlots - 1);
+  for (uint32_t probe = 0; probe < 512; ++probe) {
+    uint32_t index = (start + probe) & (kChainSlots - 1);
+    Chain &chain = chains[index];
+    uint32_t state = chain.state.load(std::memory_order_acquire);
+    if (state == 0) {
+      uint32_t expected = 0;
+      if (chain.state.compare_exchange_strong(expected, 1,
+                                              std::memory_order_acq_rel)) {
+        chain.site = site;
+        chain.count = count;
+        std::copy(callers, callers + count, chain.callers);
+        chain.state.store(2, std::memory_order_release);
+        return kSiteSlots + index + 1;
+      }
+      state = expected;
+    }
+    while (state == 1) // being written by another thread: a few stores
+      state = chain.state.load(std::memory_order_acquire);
+    if (chain.site == site && chain.count == count &&
+        std::equal(callers, callers + count, chain.callers))
+      return kSiteSlots + index + 1;
+  }
+  if (!SitesFullWarned.exchange(true))
+    write("msledger: too many call chains; further events are reported "
+          "without their callers\n");
+  return internSite(site);
+}
+
 const msledger_site *Ledger::site(uint32_t id) const {
-  if (id == 0 || id > kSiteSlots || !Sites)
+  if (id == 0 || !Sites)
     return nullptr;
-  return Sites[id - 1].load(std::memory_order_acquire);
+  if (id <= kSiteSlots)
+    return Sites[id - 1].load(std::memory_order_acquire);
+  Chain *chains = Chains.load(std::memory_order_acquire);
+  if (!chains || id - kSiteSlots - 1 >= kChainSlots)
+    return nullptr;
+  return chains[id - kSiteSlots - 1].site;
+}
+
+std::vector<const msledger_site *> Ledger::callers(uint32_t id) const {
+  Chain *chains = Chains.load(std::memory_order_acquire);
+  if (id <= kSiteSlots || !chains || id - kSiteSlots - 1 >= kChainSlots)
+    return {};
+  const Chain &chain = chains[id - kSiteSlots - 1];
+  return std::vector<const msledger_site *>(chain.callers,
+                                            chain.callers + chain.count);
 }
 
 uint64_t Ledger::nowNs() const { return monotonicNs() - StartNs; }
@@ -214,7 +332,7 @@ void Ledger::acquire(unsigned api, uint64_t handle, uint64_t size, Space space,
   record.space = static_cast<uint8_t>(space);
   record.api = static_cast<uint16_t>(api);
   record.thread = threadIndex();
-  record.site = internSite(site);
+  record.site = internEvent(site);
   record.serial = NextSerial.fetch_add(1, std::memory_order_relaxed);
   if (!ClockRunning.load(std::memory_order_relaxed))
     startClock();
@@ -238,7 +356,7 @@ void Ledger::beginRelease(unsigned api, uint64_t handle,
   pending->key = key;
   pending->event.api = static_cast<uint16_t>(api);
   pending->event.thread = threadIndex();
-  pending->event.site = internSite(site);
+  pending->event.site = internEvent(site);
   // The release's serial is taken now, before the real call can let another
   // thread be handed the same address: serials follow the real order.
   pending->event.serial = NextSerial.fetch_add(1, std::memory_order_relaxed);

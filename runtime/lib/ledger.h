@@ -107,7 +107,11 @@ public:
   const RecordTable &table(Level level) const {
     return Tables[static_cast<int>(level)];
   }
+  /// The site of an event: id 0 none, then sites, then chains (a site with
+  /// the callers that led to it).
   const msledger_site *site(uint32_t id) const;
+  /// The callers of a chain's site, innermost first; empty for a plain site.
+  std::vector<const msledger_site *> callers(uint32_t id) const;
   /// Nanoseconds since the ledger started, at which `serial` had happened.
   uint64_t timeOfSerial(uint64_t serial) const;
   uint64_t startUnixMs() const { return StartUnixMs; }
@@ -133,6 +137,10 @@ public:
 private:
   Ledger();
   uint32_t internSite(const msledger_site *site);
+  /// The id of `site` with the thread's call chain, if it has one.
+  uint32_t internEvent(const msledger_site *site);
+  uint32_t internChain(const msledger_site *site,
+                       const msledger_site *const *callers, unsigned count);
   uint16_t threadIndex();
   uint64_t nowNs() const;
   void startClock();
@@ -167,6 +175,23 @@ private:
   static constexpr uint32_t kSiteSlots = 1U << 16;
   std::atomic<const msledger_site *> *Sites;
   std::atomic<bool> SitesFullWarned{false};
+
+  // Chains, interned like sites (allocated on the first one): id =
+  // kSiteSlots + slot + 1.
+  static constexpr uint32_t kChainSlots = 1U << 15;
+
+public:
+  static constexpr unsigned kMaxChain = 16; // callers a chain keeps
+
+private:
+  struct Chain {
+    std::atomic<uint32_t> state; // 0 empty, 1 being written, 2 published
+    uint32_t count;
+    const msledger_site *site;
+    const msledger_site *callers[kMaxChain]; // innermost first
+  };
+  std::atomic<Chain *> Chains{nullptr};
+  unsigned ChainDepth = 0; // chain_depth, clamped
 
   mutable std::mutex ErrorMutex;
   std::vector<ErrorEvent> ErrorLog;

@@ -41,6 +41,16 @@ void appendLocation(std::string &out, const msledger_site *site) {
   }
 }
 
+/// An event's place: its site and, for a call chain, the calls that led to
+/// it, innermost first: "utils.cpp:190 \u2190 model.cpp:77 \u2190 main.cpp:31".
+void appendPlace(std::string &out, const Ledger &ledger, uint32_t id) {
+  appendLocation(out, ledger.site(id));
+  for (const msledger_site *caller : ledger.callers(id)) {
+    out += " \u2190 ";
+    appendLocation(out, caller);
+  }
+}
+
 void appendSerial(std::string &out, uint64_t serial) {
   out += " (serialNo:";
   appendNumber(out, serial);
@@ -103,12 +113,12 @@ void appendTitle(std::string &out, Level level) {
 }
 
 /// "acquired by aclrtCreateStream in main.cpp:12 (serialNo:4)".
-void appendCall(std::string &out, const char *how, unsigned api,
-                const msledger_site *site, uint64_t serial) {
+void appendCall(std::string &out, const Ledger &ledger, const char *how,
+                unsigned api, uint32_t site, uint64_t serial) {
   out += how;
   out += apiInfo(api).name;
   out += " in ";
-  appendLocation(out, site);
+  appendPlace(out, ledger, site);
   appendSerial(out, serial);
 }
 
@@ -202,7 +212,7 @@ std::string formatLeaks(const Ledger &ledger, Level level,
         out += " allocated by ";
         out += apiInfo(g.api).name;
         out += " in ";
-        appendLocation(out, ledger.site(g.site));
+        appendPlace(out, ledger, g.site);
         out += " (first serialNo:";
         appendNumber(out, g.firstSerial);
         out += ")\n\n";
@@ -217,7 +227,7 @@ std::string formatLeaks(const Ledger &ledger, Level level,
         out += " on ";
         out += spaceName(static_cast<Space>(r->space));
         out += " allocated in ";
-        appendLocation(out, ledger.site(r->site));
+        appendPlace(out, ledger, r->site);
         appendSerial(out, r->serial);
         out += "\n\n";
         bytes += r->size;
@@ -254,7 +264,7 @@ std::string formatLeaks(const Ledger &ledger, Level level,
       }
       out += "\n======      ";
       appendHandle(out, family, handle);
-      appendCall(out, "acquired by ", r->api, ledger.site(r->site), r->serial);
+      appendCall(out, ledger, "acquired by ", r->api, r->site, r->serial);
       out += "\n\n";
       kinds.add(family.display);
     }
@@ -288,10 +298,10 @@ formatImplicitReleases(const Ledger &ledger, Level level,
     }
     out += "\n======      ";
     appendHandle(out, family, Ledger::handleOf(r.key));
-    appendCall(out, "acquired by ", r.api, ledger.site(r.site), r.serial);
+    appendCall(out, ledger, "acquired by ", r.api, r.site, r.serial);
     out += "\n======      ";
-    appendCall(out, "released by ", entry.release.api,
-               ledger.site(entry.release.site), entry.release.serial);
+    appendCall(out, ledger, "released by ", entry.release.api,
+               entry.release.site, entry.release.serial);
     out += "\n\n";
     kinds.add(family.display);
   }
@@ -354,21 +364,21 @@ std::string formatError(const Ledger &ledger, const ErrorEvent &error,
     out += spaceName(space);
   }
   out += "\n======    code in ";
-  appendLocation(out, ledger.site(error.site));
+  appendPlace(out, ledger, error.site);
   appendSerial(out, error.serial);
   out += '\n';
   if (error.hasPrevious) {
     out += "======    ";
     out += memory ? "freed before" : "released before";
     out += " in ";
-    appendLocation(out, ledger.site(error.previous.site));
+    appendPlace(out, ledger, error.previous.site);
     appendSerial(out, error.previous.serial);
     out += '\n';
   }
   if (error.hasAcquired) {
     out += "======    ";
     out += memory ? "allocated in " : "acquired in ";
-    appendLocation(out, ledger.site(error.acquired.site));
+    appendPlace(out, ledger, error.acquired.site);
     appendSerial(out, error.acquired.serial);
     out += '\n';
   }
@@ -380,9 +390,8 @@ std::string formatError(const Ledger &ledger, const ErrorEvent &error,
 
 namespace {
 
-json::object siteJson(const Ledger &ledger, uint32_t id) {
+json::object siteFields(const msledger_site *site) {
   json::object out;
-  const msledger_site *site = ledger.site(id);
   out["file"] = site && site->file ? site->file : "<unknown>";
   out["line"] = site ? site->line : 0;
   out["column"] = site ? site->column : 0;
@@ -392,6 +401,19 @@ json::object siteJson(const Ledger &ledger, uint32_t id) {
       out["function"] = site->function;
   } else {
     out["site_serial"] = nullptr;
+  }
+  return out;
+}
+
+/// The site's fields and, for a call chain, "chain": its callers'.
+json::object siteJson(const Ledger &ledger, uint32_t id) {
+  json::object out = siteFields(ledger.site(id));
+  std::vector<const msledger_site *> callers = ledger.callers(id);
+  if (!callers.empty()) {
+    json::array chain;
+    for (const msledger_site *caller : callers)
+      chain.push_back(siteFields(caller));
+    out["chain"] = std::move(chain);
   }
   return out;
 }

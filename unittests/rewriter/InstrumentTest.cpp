@@ -24,6 +24,19 @@ CallSite site(const std::string &text, const std::string &callee,
   return s;
 }
 
+/// The original's lines keep their numbers (one trailer follows) and
+/// --revert gives back its bytes.
+void expectNoLineMovesAndExactRevert(const std::string &original,
+                                     const std::string &rewritten) {
+  EXPECT_EQ(std::count(rewritten.begin(), rewritten.end(), '\n'),
+            std::count(original.begin(), original.end(), '\n') + 1);
+  bool exact = false;
+  std::optional<std::string> back = revert(rewritten, &exact);
+  ASSERT_TRUE(back);
+  EXPECT_EQ(*back, original);
+  EXPECT_TRUE(exact);
+}
+
 } // namespace
 
 TEST(Instrument, RewritesCallsAndRevertsExactly) {
@@ -51,13 +64,7 @@ TEST(Instrument, RewritesCallsAndRevertsExactly) {
   // No line moves: the original's lines keep their numbers, one trailer
   // follows.
   EXPECT_EQ(rewritten.compare(0, 18, "int f(void **p) {\n"), 0);
-  EXPECT_EQ(std::count(rewritten.begin(), rewritten.end(), '\n'),
-            std::count(original.begin(), original.end(), '\n') + 1);
-  bool exact = false;
-  std::optional<std::string> back = revert(rewritten, &exact);
-  ASSERT_TRUE(back);
-  EXPECT_EQ(*back, original);
-  EXPECT_TRUE(exact);
+  expectNoLineMovesAndExactRevert(original, rewritten);
 }
 
 TEST(Instrument, DuplicateSitesCollapse) {
@@ -187,4 +194,46 @@ TEST(Instrument, UnifiedDiff) {
   EXPECT_EQ(unifiedDiff("f.txt", before, after),
             "--- f.txt\n+++ f.txt\n@@ -1,4 +1,5 @@\n a\n-b\n+B\n c\n d\n+e\n");
   EXPECT_EQ(unifiedDiff("f.txt", before, before), "--- f.txt\n+++ f.txt\n");
+}
+
+namespace {
+
+/// A helper call of `callee`, wrapped whole up to `end` (just past its ')',
+/// as clang's source locations give it).
+CallSite frame(const std::string &text, const std::string &callee, size_t end) {
+  CallSite s = site(text, callee);
+  s.frame = true;
+  s.endOffset = static_cast<unsigned>(end);
+  return s;
+}
+
+} // namespace
+
+TEST(Instrument, HelperCallsAreWrappedWholeAndRevertExactly) {
+  // Nested helpers, a catalog call in a helper's arguments, parentheses in
+  // literals and comments inside the wrapped call.
+  std::string original =
+      "void *g(void) {\n"
+      "  return outer(inner(aclrtMalloc(p, 8, 0)), \")(\", ')' /* ) */);\n"
+      "}\n";
+  std::vector<CallSite> sites = {
+      frame(original, "outer", original.find("*/)") + 3),
+      frame(original, "inner", original.find("0))") + 3),
+      site(original, "aclrtMalloc")};
+  assignSerials("g.c", sites);
+  std::string rewritten = instrument(original, "g.c", sites);
+  EXPECT_NE(rewritten.find("return MSLEDGER_CHAIN(MSLEDGER_SITE(\"g.c\", 1, "),
+            std::string::npos)
+      << rewritten;
+  EXPECT_NE(
+      rewritten.find("\"outer\", 0), outer(MSLEDGER_CHAIN(MSLEDGER_SITE("),
+      std::string::npos)
+      << rewritten;
+  EXPECT_NE(rewritten.find("\"inner\", 0), inner(msledger_aclrtMalloc("),
+            std::string::npos)
+      << rewritten;
+  EXPECT_NE(rewritten.find("p, 8, 0))), \")(\", ')' /* ) */));\n"),
+            std::string::npos)
+      << "each chain closes after its call: " << rewritten;
+  expectNoLineMovesAndExactRevert(original, rewritten);
 }

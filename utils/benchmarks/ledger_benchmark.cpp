@@ -9,6 +9,9 @@
 //   LedgerPair/threads:N  the ledger alone: one acquire and one release
 //   LiveRecords           ledger bytes per live allocation at 1,000,000
 //   Report1M              the leak report over 1,000,000 live allocations
+//   HelperCall/Framed     a call of a helper function, as is and with the
+//                         frame a rewritten call pushes (MSLEDGER_CHAIN)
+//   LedgerPairInChain     LedgerPair inside three rewritten helper calls
 //
 //===----------------------------------------------------------------------===//
 #include "acl/acl.h"
@@ -68,6 +71,48 @@ void LedgerPair(benchmark::State &state) {
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(LedgerPair)->Threads(1)->Threads(2)->UseRealTime();
+
+// A helper the compiler cannot inline or drop.
+__attribute__((noinline)) uint64_t helper(uint64_t x) {
+  benchmark::DoNotOptimize(x);
+  return x + 1;
+}
+
+const msledger_site kHelperSite = {"bench.cpp", 1, 1, 1, "helper", "caller"};
+
+void HelperCall(benchmark::State &state) {
+  uint64_t x = 0;
+  for (auto _ : state)
+    x = helper(x);
+  benchmark::DoNotOptimize(x);
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(HelperCall);
+
+void HelperCallFramed(benchmark::State &state) {
+  uint64_t x = 0;
+  for (auto _ : state) {
+    msledger_frame_push(&kHelperSite); // what MSLEDGER_CHAIN does
+    x = helper(x);
+    msledger_frame_pop();
+  }
+  benchmark::DoNotOptimize(x);
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(HelperCallFramed);
+
+void LedgerPairInChain(benchmark::State &state) {
+  static const msledger_site sites[3] = {
+      {"main.cpp", 31, 3, 1, "Prepare", "main"},
+      {"model.cpp", 77, 3, 2, "Load", "Prepare"},
+      {"utils.cpp", 190, 3, 3, "MallocMemory", "Load"}};
+  for (const msledger_site &site : sites)
+    msledger_frame_push(&site);
+  LedgerPair(state);
+  for (int i = 0; i < 3; ++i)
+    msledger_frame_pop();
+}
+BENCHMARK(LedgerPairInChain)->UseRealTime();
 
 void LiveRecords(benchmark::State &state) {
   for (auto _ : state) {

@@ -75,6 +75,15 @@ def main():
     print("Ledger alone, one acquire + one release (median of %d):" % args.repetitions)
     print("  1 thread %.1f ns per pair; 2 threads %.1f ns per pair overall: %.2fx the throughput"
           % (one, two, one / two))
+    chains = run(binary, {}, "HelperCall|LedgerPairInChain|LedgerPair/real_time/threads:1", args.repetitions)
+    plain = median_ns_per_item(chains["HelperCall"])
+    framed = median_ns_per_item(chains["HelperCallFramed"])
+    print("Call chains (median of %d): a helper call %.1f ns, with its frame %.1f ns: +%.1f ns per helper call"
+          % (args.repetitions, plain, framed, framed - plain))
+    alone = median_ns_per_item(chains["LedgerPair/real_time/threads:1"])
+    chained = median_ns_per_item(chains["LedgerPairInChain/real_time"])
+    print("  acquire + release inside three helpers %.1f ns per pair, outside %.1f ns: +%.1f ns"
+          % (chained, alone, chained - alone))
     per = statistics.median(r["bytes_per_live_allocation"] for r in ledger["LiveRecords/iterations:1"])
     print("Ledger memory at 1,000,000 live allocations: %.1f bytes per allocation" % per)
     report = statistics.median(r["real_time"] for r in ledger["Report1M/iterations:3"])

@@ -115,6 +115,18 @@ int msledger_api_interposed(int api);
 void msledger_set_site(const msledger_site *site);
 
 /*
+ * Call chains. msrewrite wraps every call of a project function that
+ * reaches a catalog call -- directly or through other project functions --
+ * in MSLEDGER_CHAIN (msledger/track.h), which pushes the call's site on the
+ * calling thread's chain for the duration of the call. An event records the
+ * innermost sites of its thread's chain with its own (at most the option
+ * chain_depth of them), and reports show them: "allocated in utils.cpp:190
+ * <- model.cpp:77 <- main.cpp:31". Pushes and pops must pair on a thread.
+ */
+void msledger_frame_push(const msledger_site *site);
+void msledger_frame_pop(void);
+
+/*
  * Memory pools: the meaning of msSanitizer's mstx heap and region calls. A
  * pool that sub-allocates from one real allocation registers that block as a
  * heap, then each sub-allocation as a region and each return to the pool as
