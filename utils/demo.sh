@@ -96,4 +96,4 @@ run_step "Step 3, ACL level: the line of the leak" --check-cann-heap=yes --leak-
 run_step "Step 3, device level: the driver's 32800 bytes, attributed to the same line" \
   --check-device-heap=yes --leak-check=yes
 echo
-echo "main.cpp:55 it is: the scratch buffer that is never freed. (msrewrite --revert undoes the rewrite.)"
+echo "main.cpp:55 it is, called from main.cpp:111: the scratch buffer that is never freed. (msrewrite --revert undoes the rewrite.)"
