@@ -130,6 +130,8 @@ Ledger::Ledger() {
           std::chrono::system_clock::now().time_since_epoch())
           .count());
   Pid = getpid();
+  for (size_t i = 0; i < kImplicitReleaseCount; ++i)
+    ImplicitReleasers.set(kImplicitReleases[i].api);
   ChainDepth = static_cast<unsigned>(
       std::clamp<long long>(Opts.chain_depth, 0, kMaxChain));
   if (Opts.log_level == "info") {
@@ -374,7 +376,9 @@ void Ledger::endRelease(PendingRelease &pending, bool succeeded) {
   if (found && !succeeded)
     table.restore(pending.record, pending.taken, pending.event);
   // A device reset releases its streams only with its last reference.
-  if (succeeded && pending.taken != RecordTable::TakeResult::Dereferenced)
+  if (succeeded && pending.taken != RecordTable::TakeResult::Dereferenced &&
+      pending.api < ImplicitReleasers.size() &&
+      ImplicitReleasers.test(pending.api))
     releaseImplicitly(pending);
   if (found &&
       apiInfo(pending.record.api).family == apiInfo(pending.api).family)

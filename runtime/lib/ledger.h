@@ -34,6 +34,7 @@
 #include "record_table.h"
 
 #include <atomic>
+#include <bitset>
 #include <cstdint>
 #include <mutex>
 #include <string>
@@ -196,6 +197,8 @@ private:
   mutable std::mutex ErrorMutex;
   std::vector<ErrorEvent> ErrorLog;
   std::vector<ImplicitReleaseEvent> ImplicitLog[2]; // under ErrorMutex
+  // The APIs that release something implicitly: one test per release.
+  std::bitset<kMaxApi + 1> ImplicitReleasers;
 
   struct Heap {
     uint64_t base = 0, size = 0;
