@@ -10,7 +10,9 @@
 // a bad command line.
 //
 //===----------------------------------------------------------------------===//
+#include "monitor.h"
 #include "options.h"
+#include "snapshots.h"
 
 #include <cerrno>
 #include <csignal>
@@ -18,6 +20,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <optional>
 #include <string>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -32,6 +35,10 @@ void usage(FILE *out) {
   fprintf(
       out,
       "Usage: msledger [options] [--] app [args...]\n"
+      "       msledger diff SNAPSHOT_A SNAPSHOT_B   sites whose live memory "
+      "grew\n"
+      "       msledger growth SNAPSHOT_DIR          sites whose live memory "
+      "keeps rising\n"
       "\n"
       "Runs app with the msledger leak checker preloaded and reports, when it "
       "exits,\n"
@@ -65,6 +72,15 @@ void usage(FILE *out) {
       "                              implicitly is a leak (default no: listed "
       "apart)\n"
       "  --json=FILE                 also write the final report as JSON\n"
+      "  --snapshot-interval=SECONDS write a JSON snapshot of what is live, "
+      "per\n"
+      "                              site, every SECONDS (see msledger "
+      "growth)\n"
+      "  --snapshot-dir=DIR          where (default msledger-snapshots.PID)\n"
+      "  --report-signal=SIG|none    the signal that reports what is live now\n"
+      "                              (default SIGUSR1; sent to msledger, it "
+      "goes\n"
+      "                              to the application)\n"
       "  --exitcode=N                exit status when leaks or errors are "
       "found\n"
       "                              (default 23; 0 keeps the application's "
@@ -139,7 +155,39 @@ void forward(int signal) {
 
 } // namespace
 
+/// msledger diff A B, msledger growth DIR.
+int snapshotCommand(int argc, char **argv) {
+  std::string command = argv[1], error;
+  if (command == "diff") {
+    if (argc != 4)
+      badUsage("msledger diff takes two snapshot files");
+    std::optional<msledger::Snapshot> before =
+        msledger::readSnapshot(argv[2], &error);
+    std::optional<msledger::Snapshot> after =
+        before ? msledger::readSnapshot(argv[3], &error) : std::nullopt;
+    if (!after) {
+      fprintf(stderr, "msledger: %s\n", error.c_str());
+      return 1;
+    }
+    fputs(msledger::diffReport(*before, *after).c_str(), stdout);
+    return 0;
+  }
+  if (argc != 3)
+    badUsage("msledger growth takes one directory of snapshots");
+  std::optional<std::vector<msledger::Snapshot>> series =
+      msledger::readSnapshots(argv[2], &error);
+  if (!series) {
+    fprintf(stderr, "msledger: %s\n", error.c_str());
+    return 1;
+  }
+  fputs(msledger::growthReport(*series).c_str(), stdout);
+  return 0;
+}
+
 int main(int argc, char **argv) {
+  if (argc > 1 &&
+      (std::string(argv[1]) == "diff" || std::string(argv[1]) == "growth"))
+    return snapshotCommand(argc, argv);
   std::vector<std::string> options; // name=value for MSLEDGER_OPTIONS
   bool deviceGiven = false, cannGiven = false;
   bool device = true, cann = true;
@@ -197,6 +245,21 @@ int main(int argc, char **argv) {
       if (value.empty())
         badUsage("--json needs a file name");
       options.push_back("json_path=" + quoted(value));
+    } else if (flag == "--snapshot-interval") {
+      if (msledger::intervalNamed(value) <= 0)
+        badUsage("--snapshot-interval expects a number of seconds, not '" +
+                 value + "'");
+      options.push_back("snapshot_interval=" + value);
+    } else if (flag == "--snapshot-dir") {
+      if (value.empty())
+        badUsage("--snapshot-dir needs a directory");
+      options.push_back("snapshot_dir=" + quoted(value));
+    } else if (flag == "--report-signal") {
+      if (msledger::signalNamed(value) < 0)
+        badUsage("--report-signal expects SIGUSR1, SIGUSR2, a signal number "
+                 "or none, not '" +
+                 value + "'");
+      options.push_back("report_signal=" + value);
     } else if (flag == "--exitcode") {
       char *end = nullptr;
       long code = strtol(value.c_str(), &end, 10);
@@ -248,6 +311,9 @@ int main(int argc, char **argv) {
   signal(SIGQUIT, SIG_IGN);
   signal(SIGTERM, forward);
   signal(SIGHUP, forward);
+  // The report signal, sent to the launcher, is the application's.
+  signal(SIGUSR1, forward);
+  signal(SIGUSR2, forward);
   int status = 0;
   while (waitpid(Child, &status, 0) < 0)
     if (errno != EINTR) {

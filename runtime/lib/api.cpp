@@ -149,6 +149,10 @@ __attribute__((visibility("default"))) uint64_t msledger_error_count(void) {
 
 } // extern "C"
 
+// The ledger from the start, so that the report signal is handled before
+// the application's first tracked call.
+__attribute__((constructor)) static void startAtLoad() { Ledger::get(); }
+
 // Runs from the dynamic linker's finalisation, after every static destructor
 // of the application: releases made there are counted before the leak check.
 __attribute__((destructor)) static void finishAtExit() {

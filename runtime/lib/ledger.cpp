@@ -2,6 +2,7 @@
 //---------------===//
 #include "ledger.h"
 
+#include "monitor.h"
 #include "report.h"
 
 #include <algorithm>
@@ -14,6 +15,7 @@
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sys/stat.h>
 #include <thread>
 #include <time.h>
 #include <unistd.h>
@@ -107,6 +109,7 @@ Ledger &Ledger::get() {
     Ledger *created = new Ledger;
     Instance.store(created, std::memory_order_release);
     pthread_atfork(atforkPrepare, atforkParent, atforkChild);
+    startMonitor(*created);
     return created;
   }();
   return *ledger;
@@ -601,13 +604,47 @@ std::string Ledger::leakReport(std::vector<Record> (&live)[2],
 }
 
 void Ledger::reportNow() {
-  std::vector<Record> live[2] = {liveRecords(Level::Device),
-                                 liveRecords(Level::Cann)};
-  std::string text = leakReport(live, nullptr);
-  if (text.empty() && Opts.log_level == "info")
-    text = "[msledger] pid " + std::to_string(getpid()) + ": nothing is live\n";
+  bool titled = Enabled[0] && Enabled[1];
+  uint64_t sinceStartMs = nowNs() / 1000000;
+  std::string text;
+  for (Level level : {Level::Device, Level::Cann}) {
+    if (!Enabled[static_cast<int>(level)])
+      continue;
+    if (!text.empty())
+      text += '\n';
+    text += formatLive(*this, level, liveRecords(level), titled, getpid(),
+                       sinceStartMs);
+  }
   if (!text.empty())
     write(text);
+}
+
+void Ledger::writeSnapshot() {
+  std::vector<Record> live[2] = {liveRecords(Level::Device),
+                                 liveRecords(Level::Cann)};
+  uint64_t sequence = SnapshotSequence.fetch_add(1) + 1;
+  std::string text = formatSnapshot(*this, live, sequence, nowNs() / 1000000);
+  std::string dir = expandPid(Opts.snapshot_dir, getpid());
+  // mkdir -p, one component at a time.
+  for (size_t slash = dir.find('/', 1);; slash = dir.find('/', slash + 1)) {
+    mkdir(dir.substr(0, slash).c_str(), 0755);
+    if (slash == std::string::npos)
+      break;
+  }
+  char name[64];
+  snprintf(name, sizeof name, "/snapshot-%06llu.json",
+           static_cast<unsigned long long>(sequence));
+  std::string path = dir + name;
+  std::string temp = path + ".tmp";
+  int fd = open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  bool ok = fd >= 0 && writeAll(fd, text);
+  if (fd >= 0)
+    close(fd);
+  if (!ok || rename(temp.c_str(), path.c_str()) != 0) {
+    write("msledger: cannot write the snapshot " + path + ": " +
+          strerror(errno) + "\n");
+    unlink(temp.c_str());
+  }
 }
 
 void Ledger::finish() {
@@ -675,6 +712,7 @@ void Ledger::forkChild() {
   Pid = getpid();
   ClockRunning.store(false);
   forkParent();
+  restartMonitorInChild(*this);
 }
 
 } // namespace msledger

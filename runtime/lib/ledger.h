@@ -98,8 +98,11 @@ public:
   /// After it: puts the record back if the call failed, reports errors.
   void endRelease(PendingRelease &pending, bool succeeded);
 
-  /// The live report now (msledger_report()).
+  /// What is live now, grouped by site (msledger_report(), the report
+  /// signal).
   void reportNow();
+  /// A snapshot file in snapshot_dir (the monitor, every snapshot_interval).
+  void writeSnapshot();
   /// At exit: leak report, JSON, exit status. Runs once.
   void finish();
   uint64_t errorCount() const { return Errors.load(std::memory_order_relaxed); }
@@ -215,6 +218,7 @@ private:
   uint64_t StartNs = 0;
   uint64_t StartUnixMs = 0;
 
+  std::atomic<uint64_t> SnapshotSequence{0};
   std::mutex OutputMutex;
   int Pid = 0;
   uint64_t InheritedBelow = 0;

@@ -91,6 +91,41 @@ struct Group {
   uint64_t firstSerial = 0;
 };
 
+/// Live records folded by (site, API, space), largest first.
+std::vector<Group> groupBySite(const std::vector<Record> &records) {
+  std::map<std::tuple<uint32_t, uint16_t, uint8_t>, Group> groups;
+  for (const Record &r : records) {
+    auto key = std::make_tuple(r.site, r.api, r.space);
+    auto it = groups.find(key);
+    if (it == groups.end())
+      it = groups.emplace(key, Group{r.site, r.api, r.space, 0, 0, r.serial})
+               .first;
+    if (familyOf(r.api).kind == Kind::Memory)
+      it->second.bytes += r.size;
+    it->second.count += 1;
+    it->second.firstSerial = std::min(it->second.firstSerial, r.serial);
+  }
+  std::vector<Group> ordered;
+  for (auto &entry : groups)
+    ordered.push_back(entry.second);
+  std::sort(ordered.begin(), ordered.end(), [](const Group &a, const Group &b) {
+    return a.bytes != b.bytes   ? a.bytes > b.bytes
+           : a.count != b.count ? a.count > b.count
+                                : a.firstSerial < b.firstSerial;
+  });
+  return ordered;
+}
+
+/// "aclrtMalloc in main.cpp:55 (first serialNo:6)", for a group.
+void appendGroupCall(std::string &out, const Ledger &ledger, const Group &g) {
+  out += apiInfo(g.api).name;
+  out += " in ";
+  appendPlace(out, ledger, g.site);
+  out += " (first serialNo:";
+  appendNumber(out, g.firstSerial);
+  out += ')';
+}
+
 } // namespace
 
 const char *levelTitle(Level level) {
@@ -182,27 +217,10 @@ std::string formatLeaks(const Ledger &ledger, Level level,
     uint64_t bytes = 0;
     out += "====== ERROR: LeakCheck: detected memory leaks\n\n";
     if (groupBySite) {
-      std::map<std::tuple<uint32_t, uint16_t, uint8_t>, Group> groups;
-      for (const Record *r : memory) {
-        auto key = std::make_tuple(r->site, r->api, r->space);
-        auto it = groups.find(key);
-        if (it == groups.end())
-          it = groups
-                   .emplace(key,
-                            Group{r->site, r->api, r->space, 0, 0, r->serial})
-                   .first;
-        it->second.bytes += r->size;
-        it->second.count += 1;
-      }
-      std::vector<Group> ordered;
-      for (auto &entry : groups)
-        ordered.push_back(entry.second);
-      std::sort(ordered.begin(), ordered.end(),
-                [](const Group &a, const Group &b) {
-                  return a.bytes != b.bytes ? a.bytes > b.bytes
-                                            : a.firstSerial < b.firstSerial;
-                });
-      for (const Group &g : ordered) {
+      std::vector<Record> folded;
+      for (const Record *r : memory)
+        folded.push_back(*r);
+      for (const Group &g : msledger::groupBySite(folded)) {
         out += "======    Direct leak of ";
         appendNumber(out, g.bytes);
         out += " byte(s) in ";
@@ -210,12 +228,8 @@ std::string formatLeaks(const Ledger &ledger, Level level,
         out += " allocation(s)\n======      on ";
         out += spaceName(static_cast<Space>(g.space));
         out += " allocated by ";
-        out += apiInfo(g.api).name;
-        out += " in ";
-        appendPlace(out, ledger, g.site);
-        out += " (first serialNo:";
-        appendNumber(out, g.firstSerial);
-        out += ")\n\n";
+        appendGroupCall(out, ledger, g);
+        out += "\n\n";
         bytes += g.bytes;
       }
     } else {
@@ -272,6 +286,56 @@ std::string formatLeaks(const Ledger &ledger, Level level,
     if (totals)
       totals->resources += resources.size();
   }
+  return out;
+}
+
+std::string formatLive(const Ledger &ledger, Level level,
+                       const std::vector<Record> &records, bool titled, int pid,
+                       uint64_t sinceStartMs) {
+  std::string out = "====== LeakCheck: ";
+  out += records.empty() ? "nothing is live now" : "live now";
+  if (titled) {
+    out += " in the ";
+    out += levelTitle(level);
+  }
+  out += " (pid ";
+  appendNumber(out, static_cast<uint64_t>(pid));
+  out += ", ";
+  appendNumber(out, sinceStartMs);
+  out += " ms after start)\n";
+  if (records.empty())
+    return out;
+  out += '\n';
+  uint64_t bytes = 0, allocations = 0, resources = 0;
+  for (const Group &g : groupBySite(records)) {
+    const FamilyInfo &family = familyOf(g.api);
+    out += "======    ";
+    if (family.kind == Kind::Memory) {
+      appendNumber(out, g.bytes);
+      out += " byte(s) in ";
+      appendNumber(out, g.count);
+      out += " allocation(s) on ";
+      out += spaceName(static_cast<Space>(g.space));
+      bytes += g.bytes;
+      allocations += g.count;
+    } else {
+      appendNumber(out, g.count);
+      out += ' ';
+      out += family.display;
+      out += "(s)";
+      resources += g.count;
+    }
+    out += " by ";
+    appendGroupCall(out, ledger, g);
+    out += '\n';
+  }
+  out += "\n====== SUMMARY: ";
+  appendNumber(out, bytes);
+  out += " byte(s) in ";
+  appendNumber(out, allocations);
+  out += " allocation(s) and ";
+  appendNumber(out, resources);
+  out += " resource(s) live\n";
   return out;
 }
 
@@ -470,6 +534,46 @@ const char *errorKindName(ErrorKind kind) {
 }
 
 } // namespace
+
+std::string formatSnapshot(const Ledger &ledger,
+                           const std::vector<Record> (&live)[2],
+                           uint64_t sequence, uint64_t sinceStartMs) {
+  json::object root;
+  root["tool"] = "msledger";
+  root["format"] = 1;
+  root["kind"] = "snapshot";
+  root["pid"] = getpid();
+  root["sequence"] = sequence;
+  root["time_ms"] = sinceStartMs;
+  root["started_unix_ms"] = ledger.startUnixMs();
+  json::array sites;
+  json::object totals;
+  for (Level level : {Level::Device, Level::Cann}) {
+    if (!ledger.tracking(level))
+      continue;
+    uint64_t bytes = 0, allocations = 0, resources = 0;
+    for (const Group &g : groupBySite(live[static_cast<int>(level)])) {
+      const FamilyInfo &family = familyOf(g.api);
+      json::object site = siteJson(ledger, g.site);
+      site["level"] = levelName(level);
+      site["callee"] = apiInfo(g.api).name;
+      site["family"] = family.name;
+      site["kind"] = kindName(family.kind);
+      site["space"] = spaceName(static_cast<Space>(g.space));
+      site["live_bytes"] = g.bytes;
+      site["live_count"] = g.count;
+      sites.push_back(std::move(site));
+      bytes += g.bytes;
+      (family.kind == Kind::Memory ? allocations : resources) += g.count;
+    }
+    totals[levelName(level)] = json::object{{"live_bytes", bytes},
+                                            {"live_allocations", allocations},
+                                            {"live_resources", resources}};
+  }
+  root["sites"] = std::move(sites);
+  root["totals"] = std::move(totals);
+  return json::serialize(root) + "\n";
+}
 
 std::string formatJson(const Ledger &ledger,
                        const std::vector<Record> (&live)[2],

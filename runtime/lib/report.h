@@ -35,6 +35,15 @@ struct LeakTotals {
 std::string formatLeaks(const Ledger &ledger, Level level,
                         std::vector<Record> &records, bool groupBySite,
                         bool includeResources, bool titled, LeakTotals *totals);
+/// What is live at `level` now, one line per site (and API and space),
+/// largest first: the on-demand report of a running process.
+std::string formatLive(const Ledger &ledger, Level level,
+                       const std::vector<Record> &records, bool titled, int pid,
+                       uint64_t sinceStartMs);
+/// A snapshot (runtime/README.md): live bytes and counts per site.
+std::string formatSnapshot(const Ledger &ledger,
+                           const std::vector<Record> (&live)[2],
+                           uint64_t sequence, uint64_t sinceStartMs);
 /// The handles of `level` that calls released implicitly, a note after the
 /// leaks (`titled`: with the level's title line); empty if there are none.
 std::string

@@ -1,0 +1,143 @@
+//===- monitor.cpp - Reports while the process runs -----------------------===//
+#include "monitor.h"
+
+#include "ledger.h"
+
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <thread>
+#include <unistd.h>
+
+namespace msledger {
+
+namespace {
+
+int Pipe[2] = {-1, -1};
+std::atomic<bool> Started{false};
+long IntervalMs = 0;
+
+void onReportSignal(int) {
+  int saved = errno;
+  char request = 'r';
+  ssize_t ignored = write(Pipe[1], &request, 1); // full pipe: one is pending
+  (void)ignored;
+  errno = saved;
+}
+
+void monitorLoop(Ledger *ledger) {
+  sigset_t all;
+  sigfillset(&all);
+  pthread_sigmask(SIG_BLOCK, &all, nullptr); // signals are the application's
+  using Clock = std::chrono::steady_clock;
+  Clock::time_point next = Clock::now() + std::chrono::milliseconds(IntervalMs);
+  for (;;) {
+    int timeout = -1;
+    if (IntervalMs > 0)
+      timeout = static_cast<int>(std::max<long long>(
+          0, std::chrono::duration_cast<std::chrono::milliseconds>(next -
+                                                                   Clock::now())
+                 .count()));
+    pollfd fd = {Pipe[0], POLLIN, 0};
+    int ready = poll(&fd, 1, timeout);
+    if (ready < 0 && errno != EINTR)
+      return;
+    if (ready > 0 && (fd.revents & POLLIN)) {
+      char drained[64];
+      while (read(Pipe[0], drained, sizeof drained) > 0) {
+      }
+      ledger->reportNow();
+    }
+    if (IntervalMs > 0 && Clock::now() >= next) {
+      ledger->writeSnapshot();
+      next += std::chrono::milliseconds(IntervalMs);
+      if (next < Clock::now()) // a slow snapshot: no catching up in bursts
+        next = Clock::now() + std::chrono::milliseconds(IntervalMs);
+    }
+  }
+}
+
+void startThread(Ledger &ledger) { std::thread(monitorLoop, &ledger).detach(); }
+
+} // namespace
+
+int signalNamed(const std::string &name) {
+  if (name.empty() || name == "none")
+    return 0;
+  std::string bare = name.rfind("SIG", 0) == 0 ? name.substr(3) : name;
+  if (bare == "USR1")
+    return SIGUSR1;
+  if (bare == "USR2")
+    return SIGUSR2;
+  char *end = nullptr;
+  long number = strtol(name.c_str(), &end, 10);
+  if (!name.empty() && !*end && number > 0 && number < NSIG &&
+      number != SIGKILL && number != SIGSTOP)
+    return static_cast<int>(number);
+  return -1;
+}
+
+long intervalNamed(const std::string &seconds) {
+  if (seconds.empty())
+    return 0;
+  char *end = nullptr;
+  double value = strtod(seconds.c_str(), &end);
+  if (*end || !(value > 0) || value > 86400)
+    return -1;
+  return std::max(1L, static_cast<long>(value * 1000 + 0.5));
+}
+
+void startMonitor(Ledger &ledger) {
+  const Options &options = ledger.options();
+  int signal = signalNamed(options.report_signal);
+  long interval = intervalNamed(options.snapshot_interval);
+  if (signal < 0)
+    fprintf(stderr,
+            "msledger: option 'report_signal' names no signal: '%s'; none "
+            "is used\n",
+            options.report_signal.c_str());
+  if (interval < 0)
+    fprintf(stderr,
+            "msledger: option 'snapshot_interval' must be a number of "
+            "seconds, not '%s'; no snapshots\n",
+            options.snapshot_interval.c_str());
+  if (signal <= 0 && interval <= 0)
+    return;
+  if (Started.exchange(true))
+    return;
+  if (pipe2(Pipe, O_CLOEXEC | O_NONBLOCK) != 0) {
+    fprintf(stderr, "msledger: cannot start the monitor: %s\n",
+            strerror(errno));
+    return;
+  }
+  IntervalMs = std::max(0L, interval);
+  if (signal > 0) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = onReportSignal;
+    action.sa_flags = SA_RESTART;
+    sigemptyset(&action.sa_mask);
+    sigaction(signal, &action, nullptr);
+  }
+  startThread(ledger);
+}
+
+bool requestReport() {
+  if (!Started.load() || Pipe[1] < 0)
+    return false;
+  onReportSignal(0);
+  return true;
+}
+
+void restartMonitorInChild(Ledger &ledger) {
+  if (Started.load() && Pipe[0] >= 0)
+    startThread(ledger);
+}
+
+} // namespace msledger

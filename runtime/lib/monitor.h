@@ -1,0 +1,43 @@
+//===- monitor.h - Reports while the process runs ---------------*- C++ -*-===//
+//
+// Contract: for long-running services, a thread of the ledger's that writes
+//
+//   * a report of what is live now, grouped by site, when the process gets
+//     the report signal (report_signal, SIGUSR1 by default) or calls
+//     msledger_report(): the signal handler only writes a byte to a pipe
+//     (async-signal-safe); the report is made on the monitor's thread, which
+//     copies the tables shard by shard, so application threads wait at most
+//     for one shard's copy;
+//   * a JSON snapshot (format in runtime/README.md) every snapshot_interval
+//     seconds into snapshot_dir, each written to a temporary and renamed.
+//
+// Started by the ledger when either is enabled, restarted in a fork child.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MSLEDGER_RUNTIME_MONITOR_H
+#define MSLEDGER_RUNTIME_MONITOR_H
+
+#include <string>
+
+namespace msledger {
+
+class Ledger;
+
+/// The signal number an option names ("SIGUSR1", "USR2", "10"), 0 for
+/// "none" or "", -1 if it names none.
+int signalNamed(const std::string &name);
+/// The interval in milliseconds a "snapshot_interval" names ("0.5"), 0 for
+/// none, -1 if malformed.
+long intervalNamed(const std::string &seconds);
+
+/// Starts the monitor of `ledger` (once per process) if the ledger's options
+/// ask for it: installs the signal handler, starts the thread.
+void startMonitor(Ledger &ledger);
+/// Asks the monitor for an on-demand report; false if it is not running.
+bool requestReport();
+/// In a fork child: the thread is gone; start a new one.
+void restartMonitorInChild(Ledger &ledger);
+
+} // namespace msledger
+
+#endif

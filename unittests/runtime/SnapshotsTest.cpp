@@ -1,0 +1,76 @@
+//===- SnapshotsTest.cpp - msledger diff and growth -----------------------===//
+#include "snapshots.h"
+
+#include <gtest/gtest.h>
+
+using namespace msledger;
+
+namespace {
+
+/// A snapshot with a leaking site (+1 MiB a snapshot), a cache that fills
+/// in two snapshots and then holds, and a site that shrinks.
+Snapshot at(uint64_t sequence) {
+  std::string text =
+      R"({"tool": "msledger", "format": 1, "kind": "snapshot", "sequence": )" +
+      std::to_string(sequence) + R"(, "time_ms": )" +
+      std::to_string(sequence * 100) + R"(, "sites": [
+        {"file": "svc.cpp", "line": 52, "callee": "aclrtMalloc", "level": "cann",
+         "chain": [{"file": "svc.cpp", "line": 73}],
+         "live_bytes": )" +
+      std::to_string(sequence << 20) + R"(, "live_count": )" +
+      std::to_string(sequence) + R"(},
+        {"file": "svc.cpp", "line": 39, "callee": "aclrtMalloc", "level": "cann",
+         "live_bytes": )" +
+      std::to_string(std::min<uint64_t>(sequence, 2) * 1000) +
+      R"(, "live_count": 2},
+        {"file": "old.cpp", "line": 7, "callee": "halMemAlloc", "level": "device",
+         "live_bytes": )" +
+      std::to_string(10000 - sequence * 1000) + R"(, "live_count": 1}]})";
+  std::string error;
+  std::optional<Snapshot> snapshot = parseSnapshot(text, "s.json", &error);
+  EXPECT_TRUE(snapshot) << error;
+  return snapshot ? *snapshot : Snapshot();
+}
+
+} // namespace
+
+TEST(Snapshots, DiffListsWhatGrewLargestFirst) {
+  std::string report = diffReport(at(1), at(4));
+  EXPECT_EQ(
+      report,
+      "Sites whose live memory grew from snapshot 1 (100 ms) to snapshot "
+      "4 (400 ms), largest first:\n"
+      "  +3145728 bytes (+3 live)  svc.cpp:52 \u2190 svc.cpp:73 "
+      "(aclrtMalloc, CANN heap): 1048576 -> 4194304 bytes\n"
+      "  +1000 bytes (+0 live)  svc.cpp:39 (aclrtMalloc, CANN heap): 1000 "
+      "-> 2000 bytes\n");
+  EXPECT_EQ(diffReport(at(4), at(4)),
+            "No site's live memory grew from snapshot 4 (400 ms) to snapshot "
+            "4 (400 ms).\n");
+}
+
+TEST(Snapshots, GrowthNamesWhatKeepsRisingNotWhatFilledAndHeld) {
+  std::vector<Snapshot> series;
+  for (uint64_t i = 1; i <= 8; ++i)
+    series.push_back(at(i));
+  EXPECT_EQ(growthReport(series),
+            "Leak suspects over 8 snapshots over 0.7 s (live bytes still "
+            "rising), fastest first:\n"
+            "  10485760 bytes/s  svc.cpp:52 \u2190 svc.cpp:73 (aclrtMalloc, "
+            "CANN heap): 1048576 -> 8388608 bytes, rose in 7 of 7 intervals\n");
+  EXPECT_EQ(growthReport({at(1), at(2)}),
+            "Growth needs at least 3 snapshots; there are 2.\n");
+  EXPECT_EQ(growthReport({at(5), at(5), at(5)}),
+            "No site's live memory keeps rising over 3 snapshots over 0.0 "
+            "s.\n");
+}
+
+TEST(Snapshots, MalformedInputNamesTheFile) {
+  std::string error;
+  EXPECT_FALSE(parseSnapshot("{", "a.json", &error));
+  EXPECT_EQ(error.rfind("a.json: not an msledger snapshot", 0), 0u) << error;
+  EXPECT_FALSE(parseSnapshot(R"({"kind": "snapshot"})", "b.json", &error));
+  EXPECT_EQ(error, "b.json: a snapshot needs a \"sites\" array");
+  EXPECT_FALSE(readSnapshot("/nonexistent/s.json", &error));
+  EXPECT_EQ(error, "cannot read /nonexistent/s.json");
+}
