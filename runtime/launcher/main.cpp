@@ -10,6 +10,8 @@
 // a bad command line.
 //
 //===----------------------------------------------------------------------===//
+#include "journal.h"
+#include "journal_report.h"
 #include "monitor.h"
 #include "options.h"
 #include "snapshots.h"
@@ -20,7 +22,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <fstream>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -39,6 +43,8 @@ void usage(FILE *out) {
       "grew\n"
       "       msledger growth SNAPSHOT_DIR          sites whose live memory "
       "keeps rising\n"
+      "       msledger report JOURNAL               the leak report, rebuilt "
+      "from a journal\n"
       "\n"
       "Runs app with the msledger leak checker preloaded and reports, when it "
       "exits,\n"
@@ -77,6 +83,10 @@ void usage(FILE *out) {
       "                              site, every SECONDS (see msledger "
       "growth)\n"
       "  --snapshot-dir=DIR          where (default msledger-snapshots.PID)\n"
+      "  --journal=FILE              record every event in FILE, which "
+      "survives\n"
+      "                              the application being killed (msledger "
+      "report)\n"
       "  --report-signal=SIG|none    the signal that reports what is live now\n"
       "                              (default SIGUSR1; sent to msledger, it "
       "goes\n"
@@ -155,6 +165,30 @@ void forward(int signal) {
 
 } // namespace
 
+/// msledger report JOURNAL.
+int journalCommand(int argc, char **argv) {
+  if (argc != 3)
+    badUsage("msledger report takes one journal file");
+  std::string path = argv[2], error, report;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    fprintf(stderr, "msledger: cannot read %s\n", path.c_str());
+    return 1;
+  }
+  std::stringstream bytes;
+  bytes << in.rdbuf();
+  msledger::JournalContents contents;
+  if (!msledger::readJournal(bytes.str(), &contents, &error) ||
+      !msledger::journalReport(contents, path, &report, &error)) {
+    fprintf(stderr, "msledger: %s%s\n",
+            error.rfind(path, 0) == 0 ? "" : (path + ": ").c_str(),
+            error.c_str());
+    return 1;
+  }
+  fputs(report.c_str(), stdout);
+  return 0;
+}
+
 /// msledger diff A B, msledger growth DIR.
 int snapshotCommand(int argc, char **argv) {
   std::string command = argv[1], error;
@@ -188,6 +222,8 @@ int main(int argc, char **argv) {
   if (argc > 1 &&
       (std::string(argv[1]) == "diff" || std::string(argv[1]) == "growth"))
     return snapshotCommand(argc, argv);
+  if (argc > 1 && std::string(argv[1]) == "report")
+    return journalCommand(argc, argv);
   std::vector<std::string> options; // name=value for MSLEDGER_OPTIONS
   bool deviceGiven = false, cannGiven = false;
   bool device = true, cann = true;
@@ -250,6 +286,10 @@ int main(int argc, char **argv) {
         badUsage("--snapshot-interval expects a number of seconds, not '" +
                  value + "'");
       options.push_back("snapshot_interval=" + value);
+    } else if (flag == "--journal") {
+      if (value.empty())
+        badUsage("--journal needs a file name");
+      options.push_back("journal_path=" + quoted(value));
     } else if (flag == "--snapshot-dir") {
       if (value.empty())
         badUsage("--snapshot-dir needs a directory");

@@ -135,6 +135,14 @@ Ledger::Ledger() {
   Pid = getpid();
   for (size_t i = 0; i < kImplicitReleaseCount; ++i)
     ImplicitReleasers.set(kImplicitReleases[i].api);
+  if (!Opts.journal_path.empty()) {
+    std::string error;
+    if (!Journal_.open(expandPid(Opts.journal_path, Pid),
+                       static_cast<uint64_t>(std::max(1, Opts.journal_size_mb))
+                           << 20,
+                       StartUnixMs, &error))
+      fprintf(stderr, "msledger: %s; no journal\n", error.c_str());
+  }
   ChainDepth = static_cast<unsigned>(
       std::clamp<long long>(Opts.chain_depth, 0, kMaxChain));
   if (Opts.log_level == "info") {
@@ -183,8 +191,12 @@ uint32_t Ledger::internSite(const msledger_site *site) {
     if (!seen) {
       const msledger_site *expected = nullptr;
       if (Sites[index].compare_exchange_strong(expected, site,
-                                               std::memory_order_acq_rel) ||
-          expected == site)
+                                               std::memory_order_acq_rel)) {
+        if (Journal_.active())
+          Journal_.site(index + 1, site);
+        return index + 1;
+      }
+      if (expected == site)
         return index + 1;
     }
   }
@@ -246,6 +258,13 @@ uint32_t Ledger::internChain(const msledger_site *site,
         chain.count = count;
         std::copy(callers, callers + count, chain.callers);
         chain.state.store(2, std::memory_order_release);
+        if (Journal_.active()) {
+          uint32_t callerIds[kMaxChain];
+          for (unsigned i = 0; i < count; ++i)
+            callerIds[i] = internSite(callers[i]);
+          Journal_.chain(kSiteSlots + index + 1, internSite(site), callerIds,
+                         count);
+        }
         return kSiteSlots + index + 1;
       }
       state = expected;
@@ -346,6 +365,8 @@ void Ledger::acquire(unsigned api, uint64_t handle, uint64_t size, Space space,
   // not describe: the new record replaces it.
   Tables[static_cast<int>(family->level)].acquire(record, family->refcounted,
                                                   &previous);
+  if (Journal_.active())
+    Journal_.acquire(static_cast<int>(family->level), record);
 }
 
 void Ledger::beginRelease(unsigned api, uint64_t handle,
@@ -378,6 +399,9 @@ void Ledger::endRelease(PendingRelease &pending, bool succeeded) {
   bool found = pending.taken != RecordTable::TakeResult::NotFound;
   if (found && !succeeded)
     table.restore(pending.record, pending.taken, pending.event);
+  if (found && succeeded && Journal_.active())
+    Journal_.release(static_cast<int>(family.level), pending.key,
+                     pending.event.serial, pending.api, false);
   // A device reset releases its streams only with its last reference.
   if (succeeded && pending.taken != RecordTable::TakeResult::Dereferenced &&
       pending.api < ImplicitReleasers.size() &&
@@ -476,6 +500,10 @@ void Ledger::releaseImplicitly(const PendingRelease &pending) {
     std::sort(
         released[level].begin(), released[level].end(),
         [](const Record &a, const Record &b) { return a.serial < b.serial; });
+    if (Journal_.active())
+      for (const Record &record : released[level])
+        Journal_.release(level, record.key, pending.event.serial, pending.api,
+                         true);
     std::lock_guard<std::mutex> lock(ErrorMutex);
     for (const Record &record : released[level])
       ImplicitLog[level].push_back(ImplicitReleaseEvent{record, pending.event});
@@ -650,6 +678,7 @@ void Ledger::writeSnapshot() {
 void Ledger::finish() {
   if (Finished.exchange(true))
     return;
+  Journal_.exited();
   std::vector<Record> live[2] = {liveRecords(Level::Device),
                                  liveRecords(Level::Cann)};
   bool leaked = false;
@@ -712,6 +741,7 @@ void Ledger::forkChild() {
   Pid = getpid();
   ClockRunning.store(false);
   forkParent();
+  Journal_.disable(); // the journal is the parent's
   restartMonitorInChild(*this);
 }
 

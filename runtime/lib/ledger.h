@@ -29,6 +29,7 @@
 #define MSLEDGER_RUNTIME_LEDGER_H
 
 #include "catalog_table.h"
+#include "journal.h"
 #include "msledger/msledger.h"
 #include "options.h"
 #include "record_table.h"
@@ -103,6 +104,9 @@ public:
   void reportNow();
   /// A snapshot file in snapshot_dir (the monitor, every snapshot_interval).
   void writeSnapshot();
+  /// The journal's pages ahead of its writers (the monitor thread).
+  void prefaultJournal() { Journal_.prefault(); }
+  bool journaling() const { return Journal_.active(); }
   /// At exit: leak report, JSON, exit status. Runs once.
   void finish();
   uint64_t errorCount() const { return Errors.load(std::memory_order_relaxed); }
@@ -219,6 +223,7 @@ private:
   uint64_t StartUnixMs = 0;
 
   std::atomic<uint64_t> SnapshotSequence{0};
+  Journal Journal_; // journal_path: every event, crash-safe
   std::mutex OutputMutex;
   int Pid = 0;
   uint64_t InheritedBelow = 0;

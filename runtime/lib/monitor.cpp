@@ -37,6 +37,7 @@ void monitorLoop(Ledger *ledger) {
   pthread_sigmask(SIG_BLOCK, &all, nullptr); // signals are the application's
   using Clock = std::chrono::steady_clock;
   Clock::time_point next = Clock::now() + std::chrono::milliseconds(IntervalMs);
+  bool journaling = ledger->journaling();
   for (;;) {
     int timeout = -1;
     if (IntervalMs > 0)
@@ -44,6 +45,10 @@ void monitorLoop(Ledger *ledger) {
           0, std::chrono::duration_cast<std::chrono::milliseconds>(next -
                                                                    Clock::now())
                  .count()));
+    if (journaling) {
+      ledger->prefaultJournal();
+      timeout = timeout < 0 ? 2 : std::min(timeout, 2);
+    }
     pollfd fd = {Pipe[0], POLLIN, 0};
     int ready = poll(&fd, 1, timeout);
     if (ready < 0 && errno != EINTR)
@@ -107,7 +112,7 @@ void startMonitor(Ledger &ledger) {
             "msledger: option 'snapshot_interval' must be a number of "
             "seconds, not '%s'; no snapshots\n",
             options.snapshot_interval.c_str());
-  if (signal <= 0 && interval <= 0)
+  if (signal <= 0 && interval <= 0 && !ledger.journaling())
     return;
   if (Started.exchange(true))
     return;

@@ -84,6 +84,18 @@ def main():
     chained = median_ns_per_item(chains["LedgerPairInChain/real_time"])
     print("  acquire + release inside three helpers %.1f ns per pair, outside %.1f ns: +%.1f ns"
           % (chained, alone, chained - alone))
+    journal_path = "/dev/shm/msledger-benchmark.journal" if os.path.isdir("/dev/shm") else "/tmp/msledger-benchmark.journal"
+    plain_pairs, journal_pairs = [], []
+    for _ in range(args.repetitions):  # alternate
+        plain_pairs += run(binary, {"MSLEDGER_OPTIONS": "leak_check=0"}, "LedgerPair/real_time/threads:1", 1)[
+            "LedgerPair/real_time/threads:1"]
+        journal_pairs += run(binary, {"MSLEDGER_OPTIONS": "leak_check=0:journal_size_mb=2048:journal_path=" + journal_path},
+                             "LedgerPair/real_time/threads:1", 1)["LedgerPair/real_time/threads:1"]
+    if os.path.exists(journal_path):
+        os.unlink(journal_path)
+    without, with_journal = median_ns_per_item(plain_pairs), median_ns_per_item(journal_pairs)
+    print("Journal (median of %d, alternating): acquire + release %.1f ns without, %.1f ns with: +%.1f ns per event"
+          % (args.repetitions, without, with_journal, (with_journal - without) / 2))
     per = statistics.median(r["bytes_per_live_allocation"] for r in ledger["LiveRecords/iterations:1"])
     print("Ledger memory at 1,000,000 live allocations: %.1f bytes per allocation" % per)
     report = statistics.median(r["real_time"] for r in ledger["Report1M/iterations:3"])

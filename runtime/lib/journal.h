@@ -1,0 +1,142 @@
+//===- journal.h - A crash-safe journal of the ledger's events --*- C++ -*-===//
+//
+// Contract: with journal_path set, every recorded event also goes to a
+// memory-mapped file (MAP_SHARED), so what was recorded survives the process
+// being killed at any instant -- SIGKILL, the OOM killer -- and
+// `msledger report FILE` rebuilds the leak report from it afterwards.
+//
+// Format (version 1, little-endian): a 64-byte header (JournalHeader), then
+// 32-byte units in blocks of kBlockUnits. A thread takes a whole block at a
+// time (one atomic operation per block, not per event) and fills it in
+// order; a record is one or more units, the first carrying the type, the
+// unit count and, written last (release), the commit byte. A reader takes
+// committed records and skips the rest of a block at the first uncommitted
+// unit: a record a killed thread was writing is lost, nothing else. Sites
+// and chains are recorded once, when first seen, so events refer to them by
+// id. The file has a fixed size (journal_size_mb); when it is full, later
+// events are not journaled and the header says so. The ledger's monitor
+// thread faults pages in ahead of the writers (prefault), so events do not
+// pay for fresh pages.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MSLEDGER_RUNTIME_JOURNAL_H
+#define MSLEDGER_RUNTIME_JOURNAL_H
+
+#include "msledger/msledger.h"
+#include "record_table.h"
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace msledger {
+
+constexpr uint32_t kJournalVersion = 1;
+constexpr unsigned kBlockUnits = 128; // 4 KiB
+constexpr uint8_t kCommitted = 0xC5;
+
+struct JournalHeader {
+  char magic[8]; // "MSLJRNL1"
+  uint32_t version;
+  uint32_t unitSize;
+  uint64_t capacityUnits; // units after the header
+  uint64_t startUnixMs;
+  uint32_t pid;
+  uint32_t apiCount;    // the catalog the journal's API indices refer to
+  uint64_t catalogHash; // fnv1a64 of its API names
+  uint32_t full;        // 1: events were dropped, the file was full
+  uint32_t exited;      // 1: the process exited normally
+  uint32_t reserved[2];
+};
+static_assert(sizeof(JournalHeader) == 64, "the header is 64 bytes");
+
+enum JournalType : uint8_t {
+  kJournalAcquire = 1,
+  kJournalRelease = 2,    // one reference, or the record
+  kJournalReleaseAll = 3, // every reference (an implicit release)
+  kJournalSite = 4,
+  kJournalChain = 5,
+};
+
+struct JournalUnit {
+  uint8_t type;
+  uint8_t levelSpace; // level in bit 0, space in bits 4-6
+  uint8_t count;      // units in this record
+  uint8_t commit;     // kCommitted once the record is complete
+  uint32_t site;      // site or chain id
+  uint64_t serial;
+  uint64_t key;
+  uint64_t sizeApi; // size in bits 0-47, API index in bits 48-63
+};
+static_assert(sizeof(JournalUnit) == 32, "units are 32 bytes");
+
+/// The catalog's identity, as the journal records it.
+uint64_t journalCatalogHash();
+
+class Journal {
+public:
+  /// Creates (or replaces) `path`, `bytes` long. False with *error set.
+  bool open(const std::string &path, uint64_t bytes, uint64_t startUnixMs,
+            std::string *error);
+  bool active() const { return Header != nullptr && !Disabled; }
+  void acquire(int level, const Record &record);
+  void release(int level, uint64_t key, uint64_t serial, unsigned api,
+               bool allReferences);
+  void site(uint32_t id, const msledger_site *site);
+  void chain(uint32_t id, uint32_t siteId, const uint32_t *callerIds,
+             unsigned count);
+  void exited();
+  /// Faults in the file ahead of the writers (the monitor thread, often).
+  void prefault();
+  /// In a fork child: the journal is the parent's.
+  void disable() { Disabled = true; }
+
+private:
+  JournalUnit *reserve(unsigned count);
+  static void commit(JournalUnit *unit);
+  /// Faults in the pages of kChunkBlocks blocks from `firstBlock` on.
+  void populate(uint64_t firstBlock);
+  static constexpr uint64_t kChunkBlocks = 256; // 1 MiB
+  static constexpr uint64_t kAheadChunks = 16;
+  uint64_t Populated = 0; // blocks faulted in; the monitor's
+
+  JournalHeader *Header = nullptr;
+  JournalUnit *Units = nullptr;
+  uint64_t Blocks = 0;
+  std::atomic<uint64_t> NextBlock{0};
+  std::atomic<bool> Full{false};
+  std::atomic<uint64_t> Generation{0};
+  bool Disabled = false;
+};
+
+/// What a journal holds, read back.
+struct JournalContents {
+  JournalHeader header{};
+  struct Event {
+    uint8_t type;
+    int level;
+    uint8_t space;
+    unsigned api;
+    uint32_t site;
+    uint64_t serial, key, size;
+  };
+  std::vector<Event> events; // in serial order
+  struct Site {
+    std::string file, callee, function;
+    uint32_t line = 0, column = 0;
+  };
+  std::map<uint32_t, Site> sites;
+  std::map<uint32_t, std::vector<uint32_t>> chains; // id -> site, callers
+  uint64_t skipped = 0;   // incomplete records (a writer was killed)
+  bool truncated = false; // the file is shorter than its header says
+};
+
+/// Parses journal bytes. False with *error set if they are not a journal.
+bool readJournal(const std::string &bytes, JournalContents *out,
+                 std::string *error);
+
+} // namespace msledger
+
+#endif
