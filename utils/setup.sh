@@ -11,7 +11,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${BUILD_DIR:-$root/build}"
 
 packages=(
-  cmake ninja-build make g++ python3 ccache bear
+  cmake ninja-build make g++ python3 ccache bear chromium
   clang-19 libclang-19-dev libclang-cpp19-dev libclang-common-19-dev llvm-19-dev llvm-19-tools
   libboost-json1.81-dev
   libgtest-dev libgmock-dev libbenchmark-dev

@@ -13,7 +13,15 @@ namespace {
 
 using Event = JournalContents::Event;
 
-std::string place(const JournalContents &contents, uint32_t id) {
+std::string hex(uint64_t value) {
+  char text[24];
+  snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(value));
+  return text;
+}
+
+} // namespace
+
+std::string journalPlace(const JournalContents &contents, uint32_t id) {
   auto location = [&](uint32_t site) {
     auto it = contents.sites.find(site);
     return it == contents.sites.end()
@@ -28,14 +36,6 @@ std::string place(const JournalContents &contents, uint32_t id) {
     text += " \u2190 " + location(chain->second[i]);
   return text;
 }
-
-std::string hex(uint64_t value) {
-  char text[24];
-  snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(value));
-  return text;
-}
-
-} // namespace
 
 bool journalReport(const JournalContents &contents, const std::string &path,
                    std::string *report, std::string *error) {
@@ -108,7 +108,7 @@ bool journalReport(const JournalContents &contents, const std::string &path,
       const Event &e = r->acquired;
       const FamilyInfo &family = familyOf(e.api);
       uint64_t handle = e.key & 0x00FFFFFFFFFFFFFFULL;
-      std::string where = place(contents, e.site) +
+      std::string where = journalPlace(contents, e.site) +
                           " (serialNo:" + std::to_string(e.serial) + ")\n\n";
       if (family.kind == Kind::Memory) {
         memory += "======    Direct leak of " + std::to_string(e.size) +

@@ -16,6 +16,9 @@
 
 namespace msledger {
 
+/// A site or chain of the journal as reports name it: "a.cpp:5 ← b.cpp:9".
+std::string journalPlace(const JournalContents &contents, uint32_t id);
+
 /// The report; false with *error set for a journal of another catalog.
 bool journalReport(const JournalContents &contents, const std::string &path,
                    std::string *report, std::string *error);

@@ -15,6 +15,7 @@
 #include "monitor.h"
 #include "options.h"
 #include "snapshots.h"
+#include "timeline.h"
 
 #include <cerrno>
 #include <csignal>
@@ -45,6 +46,8 @@ void usage(FILE *out) {
       "keeps rising\n"
       "       msledger report JOURNAL               the leak report, rebuilt "
       "from a journal\n"
+      "       msledger timeline OUT.html SNAPSHOT_DIR|JOURNAL   a chart of "
+      "live memory\n"
       "\n"
       "Runs app with the msledger leak checker preloaded and reports, when it "
       "exits,\n"
@@ -189,6 +192,62 @@ int journalCommand(int argc, char **argv) {
   return 0;
 }
 
+/// The bytes of `path`, or nullopt with a message.
+std::optional<std::string> readAll(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    fprintf(stderr, "msledger: cannot read %s\n", path.c_str());
+    return std::nullopt;
+  }
+  std::stringstream bytes;
+  bytes << in.rdbuf();
+  return bytes.str();
+}
+
+/// msledger timeline OUT.html SNAPSHOT_DIR|JOURNAL.
+int timelineCommand(int argc, char **argv) {
+  if (argc != 4)
+    badUsage("msledger timeline takes the page to write and a directory of "
+             "snapshots or a journal");
+  std::string out = argv[2], source = argv[3], error;
+  std::vector<msledger::Series> series;
+  std::string title, xLabel;
+  struct stat st;
+  if (stat(source.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+    std::optional<std::vector<msledger::Snapshot>> snapshots =
+        msledger::readSnapshots(source, &error);
+    if (!snapshots || snapshots->empty()) {
+      fprintf(stderr, "msledger: %s\n",
+              snapshots ? ("no snapshots in " + source).c_str()
+                        : error.c_str());
+      return 1;
+    }
+    series = msledger::seriesFromSnapshots(*snapshots, 5);
+    title = "Live memory, " + source;
+    xLabel = "seconds since the ledger started";
+  } else {
+    std::optional<std::string> bytes = readAll(source);
+    if (!bytes)
+      return 1;
+    msledger::JournalContents contents;
+    if (!msledger::readJournal(*bytes, &contents, &error)) {
+      fprintf(stderr, "msledger: %s: %s\n", source.c_str(), error.c_str());
+      return 1;
+    }
+    series = msledger::seriesFromJournal(contents, 5, 400);
+    title = "Live memory, journal " + source + " (pid " +
+            std::to_string(contents.header.pid) + ")";
+    xLabel = "event serial number";
+  }
+  std::string page = msledger::timelineHtml(series, title, xLabel);
+  std::ofstream file(out, std::ios::binary | std::ios::trunc);
+  if (!file || !(file << page)) {
+    fprintf(stderr, "msledger: cannot write %s\n", out.c_str());
+    return 1;
+  }
+  return 0;
+}
+
 /// msledger diff A B, msledger growth DIR.
 int snapshotCommand(int argc, char **argv) {
   std::string command = argv[1], error;
@@ -224,6 +283,8 @@ int main(int argc, char **argv) {
     return snapshotCommand(argc, argv);
   if (argc > 1 && std::string(argv[1]) == "report")
     return journalCommand(argc, argv);
+  if (argc > 1 && std::string(argv[1]) == "timeline")
+    return timelineCommand(argc, argv);
   std::vector<std::string> options; // name=value for MSLEDGER_OPTIONS
   bool deviceGiven = false, cannGiven = false;
   bool device = true, cann = true;
