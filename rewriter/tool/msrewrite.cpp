@@ -294,8 +294,12 @@ std::string mirrored(const std::string &path, const std::string &root,
 
 /// Writes `text` to `path` unless it holds it already (a build in a mirror
 /// must see only what changed as new), with the permissions of `like`.
+/// *wrote says whether it wrote.
 bool writeIfChanged(const std::string &path, const std::string &text,
-                    const std::string &like, std::string *error) {
+                    const std::string &like, std::string *error,
+                    bool *wrote = nullptr) {
+  if (wrote)
+    *wrote = false;
   std::string ignored;
   std::optional<std::string> existing = readTextFile(path, &ignored);
   if (existing && *existing == text)
@@ -305,6 +309,8 @@ bool writeIfChanged(const std::string &path, const std::string &text,
   struct stat st;
   if (stat(like.c_str(), &st) == 0)
     chmod(path.c_str(), st.st_mode & 07777);
+  if (wrote)
+    *wrote = true;
   return true;
 }
 
@@ -314,16 +320,11 @@ bool writeIfChanged(const std::string &path, const std::string &text,
 bool copyIfChanged(const std::string &from, const std::string &to,
                    std::string *error) {
   std::optional<std::string> text = readTextFile(from, error);
-  std::string ignored;
-  std::optional<std::string> existing = readTextFile(to, &ignored);
-  if (!text)
-    return false;
-  if (existing && *existing == *text)
-    return true;
-  if (!writeIfChanged(to, *text, from, error))
+  bool wrote = false;
+  if (!text || !writeIfChanged(to, *text, from, error, &wrote))
     return false;
   struct stat st;
-  if (stat(from.c_str(), &st) == 0) {
+  if (wrote && stat(from.c_str(), &st) == 0) {
     struct timespec times[2] = {st.st_atim, st.st_mtim};
     utimensat(AT_FDCWD, to.c_str(), times, 0);
   }
