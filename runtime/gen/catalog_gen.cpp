@@ -56,8 +56,15 @@ const char *roleEnum(Role role) {
 
 std::string table(const Catalog &catalog, const std::string &source) {
   std::ostringstream out;
+  static const char *const kinds[] = {"MSLEDGER_NAMESPACE", "MSLEDGER_FAMILY",
+                                      "MSLEDGER_IMPLICIT_RELEASE",
+                                      "MSLEDGER_FUNCTION"};
   out << "// Generated from " << source
-      << " by msledger-catalog-gen; do not edit.\n";
+      << " by msledger-catalog-gen; do not edit.\n"
+      << "// Define the entries you read before including this file; the\n"
+      << "// others read as nothing, and all are undefined at its end.\n";
+  for (const char *kind : kinds)
+    out << "#ifndef " << kind << "\n#define " << kind << "(...)\n#endif\n";
   out << "// MSLEDGER_NAMESPACE(index, name)\n";
   for (size_t i = 0; i < catalog.nameSpaces().size(); ++i)
     out << "MSLEDGER_NAMESPACE(" << i << ", \"" << catalog.nameSpaces()[i]
@@ -90,6 +97,8 @@ std::string table(const Catalog &catalog, const std::string &source) {
         << roleEnum(f.role) << ", " << f.family << ", "
         << (f.deviceParam >= 0 ? "true" : "false") << ")\n";
   }
+  for (const char *kind : kinds)
+    out << "#undef " << kind << "\n";
   return out.str();
 }
 

@@ -8,60 +8,34 @@
 
 namespace msledger {
 
+// Each table defines the entries it reads; catalog_table.inc makes the
+// others nothing and undefines all at its end.
 const char *const kNameSpaces[] = {
 #define MSLEDGER_NAMESPACE(index, name) name,
-#define MSLEDGER_FAMILY(...)
-#define MSLEDGER_FUNCTION(...)
-#define MSLEDGER_IMPLICIT_RELEASE(...)
 #include "catalog_table.inc"
-#undef MSLEDGER_NAMESPACE
-#undef MSLEDGER_FAMILY
-#undef MSLEDGER_FUNCTION
-#undef MSLEDGER_IMPLICIT_RELEASE
 };
 const size_t kNameSpaceCount = sizeof(kNameSpaces) / sizeof(kNameSpaces[0]);
 
 const FamilyInfo kFamilies[] = {
-#define MSLEDGER_NAMESPACE(...)
 #define MSLEDGER_FAMILY(index, name, display, level, kind, space, nameSpace,   \
                         refcounted, pointer, hasHandle, perDevice)             \
   {name,      display,    level,   kind,      space,                           \
    nameSpace, refcounted, pointer, hasHandle, perDevice},
-#define MSLEDGER_FUNCTION(...)
-#define MSLEDGER_IMPLICIT_RELEASE(...)
 #include "catalog_table.inc"
-#undef MSLEDGER_NAMESPACE
-#undef MSLEDGER_FAMILY
-#undef MSLEDGER_FUNCTION
-#undef MSLEDGER_IMPLICIT_RELEASE
 };
 const size_t kFamilyCount = sizeof(kFamilies) / sizeof(kFamilies[0]);
 
 const ApiInfo kApis[] = {
-#define MSLEDGER_NAMESPACE(...)
-#define MSLEDGER_FAMILY(...)
 #define MSLEDGER_FUNCTION(index, name, role, family, deviceArgument)           \
   {name, role, family, deviceArgument},
-#define MSLEDGER_IMPLICIT_RELEASE(...)
 #include "catalog_table.inc"
-#undef MSLEDGER_NAMESPACE
-#undef MSLEDGER_FAMILY
-#undef MSLEDGER_FUNCTION
-#undef MSLEDGER_IMPLICIT_RELEASE
 };
 const size_t kApiCount = sizeof(kApis) / sizeof(kApis[0]);
 
 const ImplicitReleaseInfo kImplicitReleases[] = {
-#define MSLEDGER_NAMESPACE(...)
-#define MSLEDGER_FAMILY(...)
-#define MSLEDGER_FUNCTION(...)
 #define MSLEDGER_IMPLICIT_RELEASE(family, api, perDevice)                      \
   {family, api, perDevice},
 #include "catalog_table.inc"
-#undef MSLEDGER_NAMESPACE
-#undef MSLEDGER_FAMILY
-#undef MSLEDGER_FUNCTION
-#undef MSLEDGER_IMPLICIT_RELEASE
 };
 const size_t kImplicitReleaseCount =
     sizeof(kImplicitReleases) / sizeof(kImplicitReleases[0]);
