@@ -2,6 +2,7 @@
 #include "journal_report.h"
 
 #include "catalog_table.h"
+#include "report.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -12,12 +13,6 @@ namespace msledger {
 namespace {
 
 using Event = JournalContents::Event;
-
-std::string hex(uint64_t value) {
-  char text[24];
-  snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(value));
-  return text;
-}
 
 } // namespace
 
@@ -87,63 +82,27 @@ bool journalReport(const JournalContents &contents, const std::string &path,
   if (header.full)
     out += "====== WARNING: the journal was full: later events are not in it "
            "(journal_size_mb)\n";
-  std::vector<const Live *> byLevel[2];
-  for (const auto &entry : live)
-    byLevel[entry.first.first & 1].push_back(&entry.second);
-  bool titled = !byLevel[0].empty() && !byLevel[1].empty();
-  for (int level = 0; level < 2; ++level) {
-    std::vector<const Live *> &records = byLevel[level];
-    if (records.empty())
-      continue;
-    std::sort(records.begin(), records.end(), [](const Live *a, const Live *b) {
-      return a->acquired.serial < b->acquired.serial;
-    });
-    out += '\n';
-    if (titled)
-      out += level == 0 ? "====== LeakCheck of the device heap (driver calls)\n"
-                        : "====== LeakCheck of the CANN heap (ACL calls)\n";
-    std::string memory, resources;
-    uint64_t bytes = 0, allocations = 0, handles = 0;
-    for (const Live *r : records) {
-      const Event &e = r->acquired;
-      const FamilyInfo &family = familyOf(e.api);
-      uint64_t handle = e.key & 0x00FFFFFFFFFFFFFFULL;
-      std::string where = journalPlace(contents, e.site) +
-                          " (serialNo:" + std::to_string(e.serial) + ")\n\n";
-      if (family.kind == Kind::Memory) {
-        memory += "======    Direct leak of " + std::to_string(e.size) +
-                  " byte(s)\n======      at " + hex(handle) + " on " +
-                  spaceName(static_cast<Space>(e.space)) + " allocated in " +
-                  where;
-        bytes += e.size;
-        ++allocations;
-        continue;
-      }
-      resources += std::string("======    Leaked ") + family.display;
-      if (family.refcounted && r->references > 1)
-        resources += " (" + std::to_string(r->references) + " references)";
-      else if (!family.refcounted && !family.perDevice && e.size)
-        resources += " of " + std::to_string(e.size) + " byte(s)";
-      resources += "\n======      ";
-      if (family.hasHandle)
-        resources += family.handleIsPointer
-                         ? "at " + hex(handle) + " "
-                         : "id " + std::to_string(handle) + " ";
-      resources +=
-          std::string("acquired by ") + apiInfo(e.api).name + " in " + where;
-      ++handles;
-    }
-    if (!memory.empty())
-      out += "====== ERROR: LeakCheck: detected memory leaks\n\n" + memory +
-             "====== SUMMARY: " + std::to_string(bytes) +
-             " byte(s) leaked in " + std::to_string(allocations) +
-             " allocation(s)\n";
-    if (!resources.empty())
-      out += std::string(memory.empty() ? "" : "\n") +
-             "====== ERROR: LeakCheck: detected resource leaks\n\n" +
-             resources + "====== SUMMARY: " + std::to_string(handles) +
-             " resource(s) leaked\n";
+  // The leak sections as the process itself writes them.
+  SiteNamer names = [&contents](std::string &text, uint32_t id) {
+    text += journalPlace(contents, id);
+  };
+  std::vector<Record> byLevel[2];
+  for (const auto &entry : live) {
+    const Event &e = entry.second.acquired;
+    Record record;
+    record.key = e.key;
+    record.size = familyOf(e.api).refcounted ? entry.second.references : e.size;
+    record.serial = e.serial;
+    record.site = e.site;
+    record.api = static_cast<uint16_t>(e.api);
+    record.space = e.space;
+    byLevel[entry.first.first & 1].push_back(record);
   }
+  bool titled = !byLevel[0].empty() && !byLevel[1].empty();
+  for (int level = 0; level < 2; ++level)
+    if (!byLevel[level].empty())
+      out += "\n" + formatLeaks(names, static_cast<Level>(level),
+                                byLevel[level], false, true, titled, nullptr);
   if (live.empty())
     out += "====== Nothing was live.\n";
   *report = out;

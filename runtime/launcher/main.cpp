@@ -15,6 +15,7 @@
 #include "monitor.h"
 #include "options.h"
 #include "snapshots.h"
+#include "text_file.h"
 #include "timeline.h"
 
 #include <cerrno>
@@ -23,9 +24,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
-#include <fstream>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -168,20 +167,25 @@ void forward(int signal) {
 
 } // namespace
 
+/// The bytes of `path`, or nullopt with a message.
+std::optional<std::string> readAll(const std::string &path) {
+  std::string error;
+  std::optional<std::string> bytes = msledger::readTextFile(path, &error);
+  if (!bytes)
+    fprintf(stderr, "msledger: %s\n", error.c_str());
+  return bytes;
+}
+
 /// msledger report JOURNAL.
 int journalCommand(int argc, char **argv) {
   if (argc != 3)
     badUsage("msledger report takes one journal file");
   std::string path = argv[2], error, report;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    fprintf(stderr, "msledger: cannot read %s\n", path.c_str());
+  std::optional<std::string> bytes = readAll(path);
+  if (!bytes)
     return 1;
-  }
-  std::stringstream bytes;
-  bytes << in.rdbuf();
   msledger::JournalContents contents;
-  if (!msledger::readJournal(bytes.str(), &contents, &error) ||
+  if (!msledger::readJournal(*bytes, &contents, &error) ||
       !msledger::journalReport(contents, path, &report, &error)) {
     fprintf(stderr, "msledger: %s%s\n",
             error.rfind(path, 0) == 0 ? "" : (path + ": ").c_str(),
@@ -190,18 +194,6 @@ int journalCommand(int argc, char **argv) {
   }
   fputs(report.c_str(), stdout);
   return 0;
-}
-
-/// The bytes of `path`, or nullopt with a message.
-std::optional<std::string> readAll(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    fprintf(stderr, "msledger: cannot read %s\n", path.c_str());
-    return std::nullopt;
-  }
-  std::stringstream bytes;
-  bytes << in.rdbuf();
-  return bytes.str();
 }
 
 /// msledger timeline OUT.html SNAPSHOT_DIR|JOURNAL.
@@ -239,10 +231,9 @@ int timelineCommand(int argc, char **argv) {
             std::to_string(contents.header.pid) + ")";
     xLabel = "event serial number";
   }
-  std::string page = msledger::timelineHtml(series, title, xLabel);
-  std::ofstream file(out, std::ios::binary | std::ios::trunc);
-  if (!file || !(file << page)) {
-    fprintf(stderr, "msledger: cannot write %s\n", out.c_str());
+  if (!msledger::writeTextFileAtomically(
+          out, msledger::timelineHtml(series, title, xLabel), &error)) {
+    fprintf(stderr, "msledger: %s\n", error.c_str());
     return 1;
   }
   return 0;

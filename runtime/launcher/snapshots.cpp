@@ -1,14 +1,16 @@
 //===- snapshots.cpp - Reading snapshots: diff and growth -----------------===//
 #include "snapshots.h"
 
+#include "catalog.h"
+#include "report.h"
+#include "text_file.h"
+
 #include <boost/json.hpp>
 
 #include <algorithm>
 #include <cstdio>
 #include <dirent.h>
-#include <fstream>
 #include <set>
-#include <sstream>
 
 namespace json = boost::json;
 
@@ -42,12 +44,9 @@ uint64_t number(const json::object &object, const char *name) {
                                        : 0;
 }
 
-std::string levelTitle(const std::string &level) {
-  return level == "device" ? "device heap" : "CANN heap";
-}
-
 std::string describe(const Snapshot::Site &site) {
-  return site.place + " (" + site.callee + ", " + levelTitle(site.level) + ")";
+  return site.place + " (" + site.callee + ", " +
+         levelTitle(levelNamed(site.level).value_or(Level::Cann)) + ")";
 }
 
 } // namespace
@@ -100,14 +99,10 @@ std::optional<Snapshot> parseSnapshot(const std::string &text,
 
 std::optional<Snapshot> readSnapshot(const std::string &path,
                                      std::string *error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    *error = "cannot read " + path;
+  std::optional<std::string> text = readTextFile(path, error);
+  if (!text)
     return std::nullopt;
-  }
-  std::stringstream text;
-  text << in.rdbuf();
-  return parseSnapshot(text.str(), path, error);
+  return parseSnapshot(*text, path, error);
 }
 
 std::optional<std::vector<Snapshot>> readSnapshots(const std::string &dir,

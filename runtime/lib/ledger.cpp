@@ -74,6 +74,25 @@ bool writeAll(int fd, const std::string &text) {
   return true;
 }
 
+/// Replaces `path` with `text` through a temporary of this process's,
+/// renamed over it (fsync'ed first if `durable`); false with errno set, and
+/// no temporary left. Raw file descriptors: this runs inside the checked
+/// process, from its exit path too.
+bool replaceFile(const std::string &path, const std::string &text,
+                 bool durable) {
+  std::string temp = path + ".tmp" + std::to_string(getpid());
+  int fd = open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  bool ok = fd >= 0 && writeAll(fd, text) && (!durable || fsync(fd) == 0);
+  if (fd >= 0)
+    close(fd);
+  if (ok && rename(temp.c_str(), path.c_str()) == 0)
+    return true;
+  int saved = errno;
+  unlink(temp.c_str());
+  errno = saved;
+  return false;
+}
+
 /// The calling thread's current device (aclrtGetDevice), for a handle that
 /// belongs to one; UINT32_MAX when there is none. Not a catalog call.
 uint64_t currentDevice() {
@@ -663,16 +682,9 @@ void Ledger::writeSnapshot() {
   snprintf(name, sizeof name, "/snapshot-%06llu.json",
            static_cast<unsigned long long>(sequence));
   std::string path = dir + name;
-  std::string temp = path + ".tmp";
-  int fd = open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  bool ok = fd >= 0 && writeAll(fd, text);
-  if (fd >= 0)
-    close(fd);
-  if (!ok || rename(temp.c_str(), path.c_str()) != 0) {
+  if (!replaceFile(path, text, /*durable=*/false))
     write("msledger: cannot write the snapshot " + path + ": " +
           strerror(errno) + "\n");
-    unlink(temp.c_str());
-  }
 }
 
 void Ledger::finish() {
@@ -693,17 +705,10 @@ void Ledger::finish() {
   }
   if (!Opts.json_path.empty()) {
     std::string path = expandPid(Opts.json_path, getpid());
-    std::string temp = path + ".tmp" + std::to_string(getpid());
-    std::string text = formatJson(*this, live, errors(), true);
-    int fd = open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    bool ok = fd >= 0 && writeAll(fd, text) && fsync(fd) == 0;
-    if (fd >= 0)
-      close(fd);
-    if (!ok || rename(temp.c_str(), path.c_str()) != 0) {
+    if (!replaceFile(path, formatJson(*this, live, errors(), true),
+                     /*durable=*/true))
       write("msledger: cannot write the JSON report " + path + ": " +
             strerror(errno) + "\n");
-      unlink(temp.c_str());
-    }
   }
   if ((leaked || errorCount() > 0) && Opts.exitcode != 0) {
     fflush(nullptr);

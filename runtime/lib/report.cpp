@@ -117,10 +117,10 @@ std::vector<Group> groupBySite(const std::vector<Record> &records) {
 }
 
 /// "aclrtMalloc in main.cpp:55 (first serialNo:6)", for a group.
-void appendGroupCall(std::string &out, const Ledger &ledger, const Group &g) {
+void appendGroupCall(std::string &out, const SiteNamer &names, const Group &g) {
   out += apiInfo(g.api).name;
   out += " in ";
-  appendPlace(out, ledger, g.site);
+  names(out, g.site);
   out += " (first serialNo:";
   appendNumber(out, g.firstSerial);
   out += ')';
@@ -148,12 +148,12 @@ void appendTitle(std::string &out, Level level) {
 }
 
 /// "acquired by aclrtCreateStream in main.cpp:12 (serialNo:4)".
-void appendCall(std::string &out, const Ledger &ledger, const char *how,
+void appendCall(std::string &out, const SiteNamer &names, const char *how,
                 unsigned api, uint32_t site, uint64_t serial) {
   out += how;
   out += apiInfo(api).name;
   out += " in ";
-  appendPlace(out, ledger, site);
+  names(out, site);
   appendSerial(out, serial);
 }
 
@@ -192,7 +192,13 @@ private:
 
 } // namespace
 
-std::string formatLeaks(const Ledger &ledger, Level level,
+SiteNamer ledgerSiteNamer(const Ledger &ledger) {
+  return [&ledger](std::string &out, uint32_t id) {
+    appendPlace(out, ledger, id);
+  };
+}
+
+std::string formatLeaks(const SiteNamer &names, Level level,
                         std::vector<Record> &records, bool groupBySite,
                         bool includeResources, bool titled,
                         LeakTotals *totals) {
@@ -228,7 +234,7 @@ std::string formatLeaks(const Ledger &ledger, Level level,
         out += " allocation(s)\n======      on ";
         out += spaceName(static_cast<Space>(g.space));
         out += " allocated by ";
-        appendGroupCall(out, ledger, g);
+        appendGroupCall(out, names, g);
         out += "\n\n";
         bytes += g.bytes;
       }
@@ -241,7 +247,7 @@ std::string formatLeaks(const Ledger &ledger, Level level,
         out += " on ";
         out += spaceName(static_cast<Space>(r->space));
         out += " allocated in ";
-        appendPlace(out, ledger, r->site);
+        names(out, r->site);
         appendSerial(out, r->serial);
         out += "\n\n";
         bytes += r->size;
@@ -278,7 +284,7 @@ std::string formatLeaks(const Ledger &ledger, Level level,
       }
       out += "\n======      ";
       appendHandle(out, family, handle);
-      appendCall(out, ledger, "acquired by ", r->api, r->site, r->serial);
+      appendCall(out, names, "acquired by ", r->api, r->site, r->serial);
       out += "\n\n";
       kinds.add(family.display);
     }
@@ -326,7 +332,7 @@ std::string formatLive(const Ledger &ledger, Level level,
       resources += g.count;
     }
     out += " by ";
-    appendGroupCall(out, ledger, g);
+    appendGroupCall(out, ledgerSiteNamer(ledger), g);
     out += '\n';
   }
   out += "\n====== SUMMARY: ";
@@ -346,6 +352,7 @@ formatImplicitReleases(const Ledger &ledger, Level level,
   std::string out;
   if (list.empty())
     return out;
+  SiteNamer names = ledgerSiteNamer(ledger);
   if (titled)
     appendTitle(out, level);
   out += "====== NOTE: LeakCheck: resources released implicitly\n\n";
@@ -362,9 +369,9 @@ formatImplicitReleases(const Ledger &ledger, Level level,
     }
     out += "\n======      ";
     appendHandle(out, family, Ledger::handleOf(r.key));
-    appendCall(out, ledger, "acquired by ", r.api, r.site, r.serial);
+    appendCall(out, names, "acquired by ", r.api, r.site, r.serial);
     out += "\n======      ";
-    appendCall(out, ledger, "released by ", entry.release.api,
+    appendCall(out, names, "released by ", entry.release.api,
                entry.release.site, entry.release.serial);
     out += "\n\n";
     kinds.add(family.display);

@@ -20,6 +20,7 @@
 
 #include "ledger.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -31,10 +32,22 @@ struct LeakTotals {
   uint64_t resources = 0;
 };
 
+/// How a report names an event's site id ("main.cpp:55 ← main.cpp:111"):
+/// from the running ledger's sites and chains, or from a journal's.
+using SiteNamer = std::function<void(std::string &out, uint32_t site)>;
+SiteNamer ledgerSiteNamer(const Ledger &ledger);
+
 /// Sorts `records` by serial and formats the leak sections of `level`.
-std::string formatLeaks(const Ledger &ledger, Level level,
+std::string formatLeaks(const SiteNamer &names, Level level,
                         std::vector<Record> &records, bool groupBySite,
                         bool includeResources, bool titled, LeakTotals *totals);
+inline std::string formatLeaks(const Ledger &ledger, Level level,
+                               std::vector<Record> &records, bool groupBySite,
+                               bool includeResources, bool titled,
+                               LeakTotals *totals) {
+  return formatLeaks(ledgerSiteNamer(ledger), level, records, groupBySite,
+                     includeResources, titled, totals);
+}
 /// What is live at `level` now, one line per site (and API and space),
 /// largest first: the on-demand report of a running process.
 std::string formatLive(const Ledger &ledger, Level level,

@@ -72,5 +72,6 @@ TEST(Snapshots, MalformedInputNamesTheFile) {
   EXPECT_FALSE(parseSnapshot(R"({"kind": "snapshot"})", "b.json", &error));
   EXPECT_EQ(error, "b.json: a snapshot needs a \"sites\" array");
   EXPECT_FALSE(readSnapshot("/nonexistent/s.json", &error));
-  EXPECT_EQ(error, "cannot read /nonexistent/s.json");
+  EXPECT_EQ(error,
+            "cannot read /nonexistent/s.json: No such file or directory");
 }
