@@ -158,6 +158,10 @@ std::string interposers(const Catalog &catalog, const std::string &source) {
               ? "msledger::spaceFromDriverFlag(" +
                     f.params[f.spaceFlagParam].name + ")"
               : std::string("msledger::") + spaceEnum(family.space);
+      if (f.spaceFlagParam >= 0)
+        out << "  if (" << successCondition(f, "result") << ")\n"
+            << "    scope.allocatedOn(msledger::deviceFromDriverFlag("
+            << f.params[f.spaceFlagParam].name << "));\n";
       out << "  if (scope.tracking() && " << successCondition(f, "result")
           << ")\n"
           << "    scope.acquired(" << handle << ", " << size << ", " << space

@@ -94,6 +94,24 @@ std::optional<Snapshot> parseSnapshot(const std::string &text,
     merged.bytes += entry.bytes; // one site, several memory spaces
     merged.count += entry.count;
   }
+  const json::value *totals = object->if_contains("totals");
+  if (totals && totals->is_object())
+    for (const auto &level : totals->as_object()) {
+      const json::object *total = level.value().if_object();
+      const json::value *devices =
+          total ? total->if_contains("devices") : nullptr;
+      if (!devices || !devices->is_array())
+        continue; // a snapshot from before devices were recorded
+      std::map<int, uint64_t> &bytes = snapshot.deviceBytes[level.key()];
+      for (const json::value &value : devices->as_array())
+        if (const json::object *share = value.if_object()) {
+          const json::value *device = share->if_contains("device");
+          int id = device && device->is_number()
+                       ? static_cast<int>(device->to_number<int64_t>())
+                       : -1;
+          bytes[id] += number(*share, "live_bytes");
+        }
+    }
   return snapshot;
 }
 
@@ -158,10 +176,11 @@ std::string diffReport(const Snapshot &before, const Snapshot &after) {
                      std::to_string(before.timeMs) + " ms) to snapshot " +
                      std::to_string(after.sequence) + " (" +
                      std::to_string(after.timeMs) + " ms)";
+  std::string out;
   if (grew.empty())
-    return "No site's live memory grew " + span + ".\n";
-  std::string out =
-      "Sites whose live memory grew " + span + ", largest first:\n";
+    out = "No site's live memory grew " + span + ".\n";
+  else
+    out = "Sites whose live memory grew " + span + ", largest first:\n";
   for (const Growth &g : grew) {
     char line[128];
     snprintf(line, sizeof line, "  %+lld bytes (%+lld live)  ",
@@ -169,6 +188,31 @@ std::string diffReport(const Snapshot &before, const Snapshot &after) {
     out += line + describe(*g.site) + ": " + std::to_string(g.from) + " -> " +
            std::to_string(g.to) + " bytes\n";
   }
+  // Each device's live memory, at the levels both snapshots have.
+  std::string devices;
+  for (const auto &[level, afterBytes] : after.deviceBytes) {
+    auto beforeLevel = before.deviceBytes.find(level);
+    if (beforeLevel == before.deviceBytes.end())
+      continue;
+    std::map<int, std::pair<uint64_t, uint64_t>> both; // before, after
+    for (const auto &[device, bytes] : beforeLevel->second)
+      both[device].first = bytes;
+    for (const auto &[device, bytes] : afterBytes)
+      both[device].second = bytes;
+    for (const auto &[device, bytes] : both) {
+      char line[160];
+      snprintf(line, sizeof line,
+               "  %s level, device %s: %llu -> %llu bytes (%+lld)\n",
+               level.c_str(),
+               device < 0 ? "unknown" : std::to_string(device).c_str(),
+               static_cast<unsigned long long>(bytes.first),
+               static_cast<unsigned long long>(bytes.second),
+               static_cast<long long>(bytes.second - bytes.first));
+      devices += line;
+    }
+  }
+  if (!devices.empty())
+    out += "Live device memory (GM and DVPP) per device:\n" + devices;
   return out;
 }
 

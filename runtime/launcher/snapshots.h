@@ -33,6 +33,9 @@ struct Snapshot {
     uint64_t count = 0;
   };
   std::map<std::string, Site> sites; // by level, callee and place
+  /// Live device memory (GM, DVPP) per level and device; device -1: not
+  /// known (a ledger linked in without its interposers).
+  std::map<std::string, std::map<int, uint64_t>> deviceBytes;
 };
 
 std::optional<Snapshot> parseSnapshot(const std::string &text,
@@ -44,6 +47,8 @@ std::optional<Snapshot> readSnapshot(const std::string &path,
 std::optional<std::vector<Snapshot>> readSnapshots(const std::string &dir,
                                                    std::string *error);
 
+/// The sites whose live memory grew, largest first, then each device's live
+/// memory before and after.
 std::string diffReport(const Snapshot &before, const Snapshot &after);
 /// A suspect's live bytes rose in at least three quarters of the intervals
 /// and ended higher than they began; a cache that fills and then holds does

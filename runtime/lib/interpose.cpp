@@ -21,6 +21,9 @@ __attribute__((tls_model(
     "initial-exec"))) thread_local const msledger_site *PendingSite = nullptr;
 __attribute__((tls_model(
     "initial-exec"))) thread_local const msledger_site *CurrentSite = nullptr;
+// The device of the last driver allocation inside the ACL call in progress.
+__attribute__((tls_model("initial-exec"))) thread_local int32_t CurrentDevice =
+    -1;
 
 /// Per built-in API: 0 not known yet, 1 interposed, 2 not.
 std::atomic<uint8_t> Interposed[1024];
@@ -61,18 +64,31 @@ CallScope::CallScope(unsigned api)
     if (static_cast<Level>(LevelIndex) == Level::Cann) {
       EnclosingSite = CurrentSite;
       CurrentSite = Site;
+      EnclosingDevice = CurrentDevice;
+      CurrentDevice = -1;
     }
   }
 }
 
 CallScope::~CallScope() {
   --Depth[LevelIndex];
-  if (Outermost && static_cast<Level>(LevelIndex) == Level::Cann)
+  if (Outermost && static_cast<Level>(LevelIndex) == Level::Cann) {
     CurrentSite = EnclosingSite;
+    CurrentDevice = EnclosingDevice;
+  }
+}
+
+void CallScope::allocatedOn(int32_t device) {
+  Device = device;
+  if (Outermost && static_cast<Level>(LevelIndex) == Level::Device)
+    CurrentDevice = device;
 }
 
 void CallScope::acquired(uint64_t handle, uint64_t size, Space space) {
-  Ledger::get().acquire(Api, handle, size, space, Site);
+  int32_t device = Device;
+  if (device < 0 && static_cast<Level>(LevelIndex) == Level::Cann)
+    device = CurrentDevice;
+  Ledger::get().acquire(Api, handle, size, space, Site, device);
 }
 
 void CallScope::releasing(uint64_t handle) {

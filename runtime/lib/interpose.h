@@ -46,6 +46,12 @@ inline Space spaceFromDriverFlag(unsigned long long flag) {
   return type == 2 ? Space::Host : type == 3 ? Space::DVPP : Space::GM;
 }
 
+/// The device a halMemAlloc flag allocates on: its low 10 bits
+/// (MEM_DEVID_MASK).
+inline int32_t deviceFromDriverFlag(unsigned long long flag) {
+  return static_cast<int32_t>(flag & 0x3FF);
+}
+
 /// Exported from libmsledger.so for the interposers of libmsledger_preload.so.
 class MSLEDGER_EXPORT CallScope {
 public:
@@ -55,6 +61,11 @@ public:
   CallScope &operator=(const CallScope &) = delete;
 
   bool tracking() const { return Tracking; }
+  /// A driver allocation succeeded on `device` (from its flag), whether or
+  /// not this level is tracked: its record, and the record of the ACL call
+  /// it was made for (aclrtMalloc's memory is on the device of the
+  /// halMemAlloc behind it), are on that device.
+  void allocatedOn(int32_t device);
   void acquired(uint64_t handle, uint64_t size, Space space);
   /// Before the real release call, then after it.
   void releasing(uint64_t handle);
@@ -72,6 +83,8 @@ private:
   bool Outermost;
   const msledger_site *Site = nullptr;
   const msledger_site *EnclosingSite = nullptr;
+  int32_t Device = -1;          // allocatedOn() of this call
+  int32_t EnclosingDevice = -1; // of the ACL call this one is inside
   // Made only by releasing(): most scopes are acquisitions or not tracking,
   // and zeroing a PendingRelease on every call shows in the benchmarks.
   alignas(PendingRelease) unsigned char PendingStorage[sizeof(PendingRelease)];

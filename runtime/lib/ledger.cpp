@@ -362,7 +362,7 @@ const FamilyInfo *Ledger::trackedFamily(unsigned api, uint64_t handle,
 }
 
 void Ledger::acquire(unsigned api, uint64_t handle, uint64_t size, Space space,
-                     const msledger_site *site) {
+                     const msledger_site *site, int32_t device) {
   uint64_t key;
   const FamilyInfo *family = trackedFamily(api, handle, &key);
   if (!family)
@@ -370,6 +370,8 @@ void Ledger::acquire(unsigned api, uint64_t handle, uint64_t size, Space space,
   if (family->perDevice && !apiInfo(api).deviceArgument)
     size = currentDevice();
   Record record;
+  if (device >= 0 && device < kNoDevice)
+    record.device = static_cast<uint8_t>(device);
   record.key = key;
   record.size = size;
   record.space = static_cast<uint8_t>(space);

@@ -91,8 +91,10 @@ public:
   const Options &options() const { return Opts; }
   bool tracking(Level level) const { return Enabled[static_cast<int>(level)]; }
 
+  /// `device`: the device memory was allocated on, where the caller knows
+  /// it (a driver flag); -1 when it does not.
   void acquire(unsigned api, uint64_t handle, uint64_t size, Space space,
-               const msledger_site *site);
+               const msledger_site *site, int32_t device = -1);
   /// Before the real release: takes the record out (see RecordTable::take).
   void beginRelease(unsigned api, uint64_t handle, const msledger_site *site,
                     PendingRelease *pending);
@@ -187,6 +189,8 @@ private:
   // Chains, interned like sites (allocated on the first one): id =
   // kSiteSlots + slot + 1.
   static constexpr uint32_t kChainSlots = 1U << 15;
+  static_assert(kSiteSlots + kChainSlots <= kMaxSite,
+                "site and chain ids fit a record");
 
 public:
   static constexpr unsigned kMaxChain = 16; // callers a chain keeps

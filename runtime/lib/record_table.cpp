@@ -48,7 +48,8 @@ RecordTable::Slot RecordTable::pack(const Record &r) {
                   (thread << 44) |
                   (static_cast<uint64_t>(r.api & kMaxApi) << 54),
               (r.serial & kMaxSerial) |
-                  (static_cast<uint64_t>(r.site & kMaxSite) << 40)};
+                  (static_cast<uint64_t>(std::min(r.site, kMaxSite)) << 40) |
+                  (static_cast<uint64_t>(std::min(r.device, kNoDevice)) << 58)};
 }
 
 Record RecordTable::unpack(const Slot &s) {
@@ -59,7 +60,8 @@ Record RecordTable::unpack(const Slot &s) {
   r.thread = static_cast<uint16_t>((s.attributes >> 44) & kMaxThread);
   r.api = static_cast<uint16_t>((s.attributes >> 54) & kMaxApi);
   r.serial = s.order & kMaxSerial;
-  r.site = static_cast<uint32_t>(s.order >> 40);
+  r.site = static_cast<uint32_t>((s.order >> 40) & kMaxSite);
+  r.device = static_cast<uint8_t>(s.order >> 58);
   return r;
 }
 
@@ -283,7 +285,7 @@ bool RecordTable::findFreed(uint64_t key, FreedRecord *freed) const {
       if (entry.acquired.key == key) {
         freed->acquired = unpack(entry.acquired);
         freed->serial = entry.order & kMaxSerial;
-        freed->site = static_cast<uint32_t>(entry.order >> 40);
+        freed->site = static_cast<uint32_t>((entry.order >> 40) & kMaxSite);
         freed->api = static_cast<uint16_t>(entry.caller & kMaxApi);
         freed->thread =
             static_cast<uint16_t>((entry.caller >> 10) & kMaxThread);

@@ -36,6 +36,7 @@ struct Record {
   uint16_t api = 0;    // catalog index (10 bits)
   uint16_t thread = 0; // thread index (10 bits, saturating)
   uint8_t space = 0;   // msledger_space (3 bits)
+  uint8_t device = 63; // the device memory is on (6 bits); kNoDevice: unknown
 };
 
 /// A release the table remembers, with the record it ended.
@@ -49,7 +50,8 @@ struct FreedRecord {
 
 constexpr uint64_t kMaxRecordSize = (1ULL << 41) - 1;
 constexpr uint64_t kMaxSerial = (1ULL << 40) - 1;
-constexpr uint32_t kMaxSite = (1U << 24) - 1;
+constexpr uint32_t kMaxSite = (1U << 18) - 1;
+constexpr uint8_t kNoDevice = 63; // devices 0-62 are recorded as such
 constexpr uint16_t kMaxApi = (1U << 10) - 1;
 constexpr uint16_t kMaxThread = (1U << 10) - 1;
 
@@ -107,11 +109,11 @@ private:
   struct Slot {
     uint64_t key;
     uint64_t attributes; // size:41 space:3 thread:10 api:10
-    uint64_t order;      // serial:40 site:24
+    uint64_t order;      // serial:40 site:18 device:6
   };
   struct FreedSlot {
     Slot acquired;
-    uint64_t order;  // release serial:40 site:24
+    uint64_t order;  // release serial:40 site:18
     uint32_t caller; // release api:10 thread:10
     uint32_t unused;
   };

@@ -8,6 +8,7 @@
 #include <charconv>
 #include <cstring>
 #include <map>
+#include <tuple>
 #include <unistd.h>
 
 namespace json = boost::json;
@@ -540,6 +541,36 @@ const char *errorKindName(ErrorKind kind) {
   return "";
 }
 
+/// Memory on a device: the spaces npu-smi counts (GM, DVPP).
+bool deviceMemory(const Record &r) {
+  Space space = static_cast<Space>(r.space);
+  return familyOf(r.api).kind == Kind::Memory &&
+         (space == Space::GM || space == Space::DVPP);
+}
+
+struct DeviceShare {
+  uint64_t bytes = 0, count = 0;
+};
+using DeviceShares = std::map<uint8_t, DeviceShare>; // kNoDevice last
+
+/// [{"device": 0, "live_bytes": ..., <countName>: ...}], "device": null for
+/// memory whose device is not known.
+json::array deviceSharesJson(const DeviceShares &shares,
+                             const char *countName) {
+  json::array out;
+  for (const auto &[device, share] : shares) {
+    json::object entry;
+    if (device == kNoDevice)
+      entry["device"] = nullptr;
+    else
+      entry["device"] = device;
+    entry["live_bytes"] = share.bytes;
+    entry[countName] = share.count;
+    out.push_back(std::move(entry));
+  }
+  return out;
+}
+
 } // namespace
 
 std::string formatSnapshot(const Ledger &ledger,
@@ -558,8 +589,23 @@ std::string formatSnapshot(const Ledger &ledger,
   for (Level level : {Level::Device, Level::Cann}) {
     if (!ledger.tracking(level))
       continue;
+    const std::vector<Record> &records = live[static_cast<int>(level)];
+    // Device memory per device: of each site (same key as groupBySite's)
+    // and in all.
+    std::map<std::tuple<uint32_t, uint16_t, uint8_t>, DeviceShares> bySite;
+    DeviceShares byDevice;
+    for (const Record &r : records) {
+      if (!deviceMemory(r))
+        continue;
+      for (DeviceShare *share :
+           {&bySite[std::make_tuple(r.site, r.api, r.space)][r.device],
+            &byDevice[r.device]}) {
+        share->bytes += r.size;
+        share->count += 1;
+      }
+    }
     uint64_t bytes = 0, allocations = 0, resources = 0;
-    for (const Group &g : groupBySite(live[static_cast<int>(level)])) {
+    for (const Group &g : groupBySite(records)) {
       const FamilyInfo &family = familyOf(g.api);
       json::object site = siteJson(ledger, g.site);
       site["level"] = levelName(level);
@@ -569,13 +615,18 @@ std::string formatSnapshot(const Ledger &ledger,
       site["space"] = spaceName(static_cast<Space>(g.space));
       site["live_bytes"] = g.bytes;
       site["live_count"] = g.count;
+      auto shares = bySite.find(std::make_tuple(g.site, g.api, g.space));
+      if (shares != bySite.end())
+        site["devices"] = deviceSharesJson(shares->second, "live_count");
       sites.push_back(std::move(site));
       bytes += g.bytes;
       (family.kind == Kind::Memory ? allocations : resources) += g.count;
     }
-    totals[levelName(level)] = json::object{{"live_bytes", bytes},
-                                            {"live_allocations", allocations},
-                                            {"live_resources", resources}};
+    totals[levelName(level)] = json::object{
+        {"live_bytes", bytes},
+        {"live_allocations", allocations},
+        {"live_resources", resources},
+        {"devices", deviceSharesJson(byDevice, "live_allocations")}};
   }
   root["sites"] = std::move(sites);
   root["totals"] = std::move(totals);

@@ -38,7 +38,8 @@ FreedRecord releaseEvent(uint64_t serial) {
 TEST(RecordTable, PacksEveryFieldExactly) {
   RecordTable table;
   Record in = record(0x124080024000, (1ULL << 41) - 1, (1ULL << 40) - 1);
-  in.site = (1U << 24) - 1;
+  in.site = kMaxSite;
+  in.device = kNoDevice - 1;
   in.api = 1023;
   in.thread = 1023;
   in.space = 4;
@@ -53,6 +54,13 @@ TEST(RecordTable, PacksEveryFieldExactly) {
   EXPECT_EQ(out.api, in.api);
   EXPECT_EQ(out.thread, in.thread);
   EXPECT_EQ(out.space, in.space);
+  EXPECT_EQ(out.device, in.device);
+  in.device = 0;
+  table.acquire(in, false, &previous);
+  ASSERT_TRUE(table.find(in.key, &out));
+  EXPECT_EQ(out.device, 0u);
+  EXPECT_EQ(out.site, kMaxSite) << "the device does not spill into the site";
+  EXPECT_EQ(record(0x20).device, kNoDevice) << "unknown unless set";
 }
 
 TEST(RecordTable, SizesAndThreadsSaturate) {
@@ -64,6 +72,14 @@ TEST(RecordTable, SizesAndThreadsSaturate) {
   ASSERT_TRUE(table.find(0x10, &out));
   EXPECT_EQ(out.size, kMaxRecordSize);
   EXPECT_EQ(out.thread, kMaxThread);
+  in = record(0x30);
+  in.site = kMaxSite + 5;
+  in.device = 200;
+  table.acquire(in, false, &previous);
+  ASSERT_TRUE(table.find(0x30, &out));
+  EXPECT_EQ(out.site, kMaxSite);
+  EXPECT_EQ(out.device, kNoDevice);
+  EXPECT_EQ(out.serial, in.serial) << "nothing spills into the serial";
 }
 
 TEST(RecordTable, TakeRemovesAndRestorePutsBack) {

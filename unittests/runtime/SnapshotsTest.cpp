@@ -49,6 +49,36 @@ TEST(Snapshots, DiffListsWhatGrewLargestFirst) {
             "4 (400 ms).\n");
 }
 
+TEST(Snapshots, DiffAddsEachDevicesLiveMemory) {
+  auto snapshot = [](uint64_t sequence, const std::string &devices) {
+    std::string text =
+        R"({"kind": "snapshot", "sequence": )" + std::to_string(sequence) +
+        R"(, "time_ms": 100, "sites": [], "totals": {"cann": {"live_bytes": 0,
+           "devices": )" +
+        devices + R"(}, "device": {"live_bytes": 0}}})";
+    std::string error;
+    std::optional<Snapshot> parsed = parseSnapshot(text, "s.json", &error);
+    EXPECT_TRUE(parsed) << error;
+    return parsed ? *parsed : Snapshot();
+  };
+  Snapshot before = snapshot(
+      1,
+      R"([{"device": 0, "live_bytes": 100}, {"device": 1, "live_bytes": 50}])");
+  Snapshot after = snapshot(
+      2, R"([{"device": 1, "live_bytes": 20}, {"device": 3, "live_bytes": 7},
+             {"device": null, "live_bytes": 9}])");
+  EXPECT_EQ(before.deviceBytes.count("device"), 0u)
+      << "a level without devices has none";
+  EXPECT_EQ(diffReport(before, after),
+            "No site's live memory grew from snapshot 1 (100 ms) to snapshot "
+            "2 (100 ms).\n"
+            "Live device memory (GM and DVPP) per device:\n"
+            "  cann level, device unknown: 0 -> 9 bytes (+9)\n"
+            "  cann level, device 0: 100 -> 0 bytes (-100)\n"
+            "  cann level, device 1: 50 -> 20 bytes (-30)\n"
+            "  cann level, device 3: 0 -> 7 bytes (+7)\n");
+}
+
 TEST(Snapshots, GrowthNamesWhatKeepsRisingNotWhatFilledAndHeld) {
   std::vector<Snapshot> series;
   for (uint64_t i = 1; i <= 8; ++i)
