@@ -15,6 +15,7 @@
 #   %srcroot            the project's source tree; %objroot its build tree
 # FileCheck, not, count and split-file come from llvm-19-tools.
 import os
+import subprocess
 
 import lit.formats
 
@@ -60,3 +61,8 @@ for variable in ("MSSIM_DEVICE_COUNT", "MSSIM_DEVICE_MEMORY", "ASCEND_HOME_PATH"
 
 if config.msledger_cann_simulated:
     config.available_features.add("simulated-cann")
+# A small tmpfs of a test's own, in a mount namespace of its own (root, or
+# CAP_SYS_ADMIN): for what a full filesystem does.
+if subprocess.run(["unshare", "-m", "sh", "-c", "mount -t tmpfs -o size=1m tmpfs /mnt && umount /mnt"],
+                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0:
+    config.available_features.add("private-tmpfs")

@@ -40,12 +40,28 @@ bool journalReport(const JournalContents &contents, const std::string &path,
     *error = path + ": written with another catalog than this msledger's";
     return false;
   }
+  // What the ledger checked (version 1 journals do not say: every level
+  // with something live, and implicit releases read as releases).
+  const uint32_t flags = header.ledgerFlags;
+  const bool known = flags & (kJournalDeviceLevel | kJournalCannLevel);
+  const bool implicitIsLeak = flags & kJournalImplicitIsLeak;
   // Live records, rebuilt in serial order.
   struct Live {
     Event acquired;
     uint64_t references;
   };
+  auto recordOf = [](const Event &e, uint64_t references) {
+    Record record;
+    record.key = e.key;
+    record.size = familyOf(e.api).refcounted ? references : e.size;
+    record.serial = e.serial;
+    record.site = e.site;
+    record.api = static_cast<uint16_t>(e.api);
+    record.space = e.space;
+    return record;
+  };
   std::map<std::pair<int, uint64_t>, Live> live;
+  std::vector<ImplicitReleaseEvent> implicit[2];
   for (const Event &event : contents.events) {
     if (event.api >= kApiCount)
       continue;
@@ -58,10 +74,19 @@ bool journalReport(const JournalContents &contents, const std::string &path,
       else
         live[key] = Live{event, 1};
     } else if (it != live.end()) {
-      if (event.type == kJournalRelease && it->second.references > 1)
+      if (event.type == kJournalRelease && it->second.references > 1) {
         --it->second.references;
-      else
-        live.erase(it);
+        continue;
+      }
+      if (event.type == kJournalReleaseAll && known) {
+        FreedRecord release;
+        release.serial = event.serial;
+        release.site = event.site;
+        release.api = static_cast<uint16_t>(event.api);
+        implicit[event.level & 1].push_back(ImplicitReleaseEvent{
+            recordOf(it->second.acquired, it->second.references), release});
+      }
+      live.erase(it);
     }
   }
   std::string out =
@@ -87,23 +112,26 @@ bool journalReport(const JournalContents &contents, const std::string &path,
     text += journalPlace(contents, id);
   };
   std::vector<Record> byLevel[2];
-  for (const auto &entry : live) {
-    const Event &e = entry.second.acquired;
-    Record record;
-    record.key = e.key;
-    record.size = familyOf(e.api).refcounted ? entry.second.references : e.size;
-    record.serial = e.serial;
-    record.site = e.site;
-    record.api = static_cast<uint16_t>(e.api);
-    record.space = e.space;
-    byLevel[entry.first.first & 1].push_back(record);
-  }
-  bool titled = !byLevel[0].empty() && !byLevel[1].empty();
+  for (const auto &entry : live)
+    byLevel[entry.first.first & 1].push_back(
+        recordOf(entry.second.acquired, entry.second.references));
+  if (implicitIsLeak)
+    for (int level = 0; level < 2; ++level)
+      for (const ImplicitReleaseEvent &entry : implicit[level])
+        byLevel[level].push_back(entry.acquired);
+  // The sections as the ledger's own report has them.
+  LeakSections what;
   for (int level = 0; level < 2; ++level)
-    if (!byLevel[level].empty())
-      out += "\n" + formatLeaks(names, static_cast<Level>(level),
-                                byLevel[level], false, true, titled, nullptr);
-  if (live.empty())
+    what.checked[level] =
+        known ? (flags &
+                 (level == 0 ? kJournalDeviceLevel : kJournalCannLevel)) != 0
+              : !byLevel[level].empty();
+  what.noteImplicit = !implicitIsLeak;
+  std::string sections =
+      formatLeakSections(names, what, byLevel, implicit, nullptr);
+  if (!sections.empty())
+    out += "\n" + sections;
+  if (byLevel[0].empty() && byLevel[1].empty())
     out += "====== Nothing was live.\n";
   *report = out;
   return true;

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#include <vector>
 
 namespace msledger {
 
@@ -38,16 +39,36 @@ uint64_t journalCatalogHash() {
   return hash;
 }
 
+Journal::~Journal() {
+  if (Header)
+    munmap(Header, MappedBytes);
+}
+
 bool Journal::open(const std::string &path, uint64_t bytes,
-                   uint64_t startUnixMs, std::string *error) {
-  uint64_t units = std::max<uint64_t>(bytes, 1 << 20) / sizeof(JournalUnit);
-  uint64_t blocks = (units - 2) / kBlockUnits;
-  uint64_t size = sizeof(JournalHeader) + blocks * kBlockUnits * 32;
+                   uint64_t startUnixMs, uint32_t ledgerFlags,
+                   std::string *error) {
+  if (Header) {
+    *error = "a journal is open already";
+    return false;
+  }
+  constexpr uint64_t kBlockBytes = kBlockUnits * sizeof(JournalUnit);
+  uint64_t blocks =
+      (std::max<uint64_t>(bytes, 1 << 20) - kJournalDataOffset) / kBlockBytes;
+  uint64_t size = kJournalDataOffset + blocks * kBlockBytes;
   int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0 || ftruncate(fd, static_cast<off_t>(size)) != 0) {
     *error = "cannot create the journal " + path + ": " + strerror(errno);
     if (fd >= 0)
       close(fd);
+    return false;
+  }
+  // The blocks are reserved now: a page of a sparse file the filesystem has
+  // no room for would be a SIGBUS in the application's thread writing it.
+  if (int failed = posix_fallocate(fd, 0, static_cast<off_t>(size))) {
+    *error = "cannot reserve " + std::to_string(size >> 20) +
+             " MiB for the journal " + path + ": " + strerror(failed);
+    close(fd);
+    unlink(path.c_str());
     return false;
   }
   void *memory = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
@@ -56,6 +77,7 @@ bool Journal::open(const std::string &path, uint64_t bytes,
     *error = "cannot map the journal " + path + ": " + strerror(errno);
     return false;
   }
+  MappedBytes = size;
   auto *header = static_cast<JournalHeader *>(memory);
   memcpy(header->magic, "MSLJRNL1", 8);
   header->version = kJournalVersion;
@@ -65,11 +87,16 @@ bool Journal::open(const std::string &path, uint64_t bytes,
   header->pid = static_cast<uint32_t>(getpid());
   header->apiCount = static_cast<uint32_t>(kApiCount);
   header->catalogHash = journalCatalogHash();
-  Units = reinterpret_cast<JournalUnit *>(header + 1);
+  header->dataOffset = kJournalDataOffset;
+  header->ledgerFlags = ledgerFlags;
+  Units = reinterpret_cast<JournalUnit *>(static_cast<char *>(memory) +
+                                          kJournalDataOffset);
   Blocks = blocks;
   NextBlock.store(0);
   Full.store(false);
-  Generation.fetch_add(1);
+  // Unique across journals, so no thread's cursor outlives the one it is for.
+  static std::atomic<uint64_t> lastGeneration{0};
+  Generation.store(lastGeneration.fetch_add(1) + 1);
   Header = header;
   Populated = 0;
   prefault();
@@ -90,29 +117,68 @@ JournalUnit *Journal::reserve(unsigned count) {
       cursor.generation = generation;
       return nullptr;
     }
+    if (block % kChunkBlocks == 0)
+      if (void (*hook)() = ChunkHook.load(std::memory_order_relaxed))
+        hook();
     cursor.next = Units + block * kBlockUnits;
     cursor.end = cursor.next + kBlockUnits;
     cursor.generation = generation;
   }
   JournalUnit *unit = cursor.next;
   cursor.next += count;
+  // Ask for the line 256 bytes ahead, for writing: it is not in the cache
+  // (fresh page-cache memory), and without this the event that first
+  // touches it waits for it (about 13 ns per event here, 5 with it).
+  __builtin_prefetch(unit + 8, 1, 3);
   return unit;
 }
 
 void Journal::populate(uint64_t firstBlock) {
-#ifdef MADV_POPULATE_WRITE
   if (firstBlock >= Blocks)
     return;
   uint64_t blocks = std::min<uint64_t>(kChunkBlocks, Blocks - firstBlock);
-  madvise(Units + firstBlock * kBlockUnits,
-          blocks * kBlockUnits * sizeof(JournalUnit), MADV_POPULATE_WRITE);
-#else
-  (void)firstBlock;
+  char *start = reinterpret_cast<char *>(Units + firstBlock * kBlockUnits);
+  uint64_t length = blocks * kBlockUnits * sizeof(JournalUnit);
+  static const uintptr_t kPage = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+  if (!PopulateByTouch) {
+    // madvise wants a page-aligned start: the units' is not with pages
+    // larger than 4 KiB (version 1's never was, so its prefault silently
+    // did nothing).
+    uintptr_t aligned = reinterpret_cast<uintptr_t>(start) & ~(kPage - 1);
+    length += reinterpret_cast<uintptr_t>(start) - aligned;
+#ifdef MADV_POPULATE_WRITE
+    if (madvise(reinterpret_cast<void *>(aligned), length,
+                MADV_POPULATE_WRITE) == 0 ||
+        errno != EINVAL) // EINVAL: a kernel without it (before 5.14)
+      return;
 #endif
+    PopulateByTouch = true;
+  }
+  // An atomic add of zero faults a page in writable without changing what a
+  // writer may be storing there at the same moment.
+  for (uint64_t offset = 0; offset < length; offset += kPage)
+    __atomic_fetch_add(reinterpret_cast<uint64_t *>(start + offset), 0,
+                       __ATOMIC_RELAXED);
+}
+
+uint64_t Journal::residentBytes(uint64_t bytes) const {
+  if (!Header)
+    return 0;
+  const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+  bytes = std::min<uint64_t>(bytes, Blocks * kBlockUnits * sizeof(JournalUnit));
+  uintptr_t start = reinterpret_cast<uintptr_t>(Units) & ~(page - 1);
+  uint64_t length = reinterpret_cast<uintptr_t>(Units) - start + bytes;
+  std::vector<unsigned char> pages((length + page - 1) / page);
+  if (mincore(reinterpret_cast<void *>(start), length, pages.data()) != 0)
+    return 0;
+  uint64_t resident = 0;
+  for (unsigned char page_state : pages)
+    resident += (page_state & 1) ? page : 0;
+  return std::min<uint64_t>(resident, bytes);
 }
 
 void Journal::prefault() {
-  if (!active())
+  if (!Header || Disabled)
     return;
   // Keep kAheadChunks chunks faulted in ahead of the writers, so that no
   // event pays for a fresh page.
@@ -124,38 +190,41 @@ void Journal::prefault() {
   }
 }
 
-void Journal::commit(JournalUnit *unit) {
-  __atomic_store_n(&unit->commit, kCommitted, __ATOMIC_RELEASE);
+void Journal::write(JournalUnit *unit, uint8_t type, uint8_t levelSpace,
+                    uint8_t count, uint32_t site, uint64_t serial, uint64_t key,
+                    uint64_t sizeApi) {
+  // Four 8-byte stores, the one with the commit byte last: x86 and the
+  // release store keep them in order, and fewer stores mean fewer
+  // store-buffer entries waiting for a line not in the cache yet.
+  using Word = uint64_t __attribute__((may_alias));
+  Word *words = reinterpret_cast<Word *>(unit);
+  words[1] = serial;
+  words[2] = key;
+  words[3] = sizeApi;
+  uint64_t head = type | (uint64_t{levelSpace} << 8) | (uint64_t{count} << 16) |
+                  (uint64_t{kCommitted} << 24) | (uint64_t{site} << 32);
+  __atomic_store_n(&words[0], head, __ATOMIC_RELEASE);
 }
 
 void Journal::acquire(int level, const Record &record) {
   JournalUnit *unit = reserve(1);
   if (!unit)
     return;
-  unit->type = kJournalAcquire;
-  unit->levelSpace = static_cast<uint8_t>(level | (record.space << 4));
-  unit->count = 1;
-  unit->site = record.site;
-  unit->serial = record.serial;
-  unit->key = record.key;
-  unit->sizeApi = (record.size & ((1ULL << 48) - 1)) |
-                  (static_cast<uint64_t>(record.api) << 48);
-  commit(unit);
+  write(unit, kJournalAcquire,
+        static_cast<uint8_t>(level | (record.space << 4)), 1, record.site,
+        record.serial, record.key,
+        (record.size & ((1ULL << 48) - 1)) |
+            (static_cast<uint64_t>(record.api) << 48));
 }
 
 void Journal::release(int level, uint64_t key, uint64_t serial, unsigned api,
-                      bool allReferences) {
+                      uint32_t site, bool allReferences) {
   JournalUnit *unit = reserve(1);
   if (!unit)
     return;
-  unit->type = allReferences ? kJournalReleaseAll : kJournalRelease;
-  unit->levelSpace = static_cast<uint8_t>(level);
-  unit->count = 1;
-  unit->site = 0;
-  unit->serial = serial;
-  unit->key = key;
-  unit->sizeApi = static_cast<uint64_t>(api) << 48;
-  commit(unit);
+  write(unit, allReferences ? kJournalReleaseAll : kJournalRelease,
+        static_cast<uint8_t>(level), 1, site, serial, key,
+        static_cast<uint64_t>(api) << 48);
 }
 
 void Journal::site(uint32_t id, const msledger_site *site) {
@@ -174,14 +243,9 @@ void Journal::site(uint32_t id, const msledger_site *site) {
     return;
   memset(unit + 1, 0, (count - 1) * sizeof(JournalUnit));
   memcpy(unit + 1, text.data(), text.size());
-  unit->type = kJournalSite;
-  unit->levelSpace = 0;
-  unit->count = static_cast<uint8_t>(count);
-  unit->site = id;
-  unit->serial = (static_cast<uint64_t>(site->line) << 32) | site->column;
-  unit->key = text.size();
-  unit->sizeApi = 0;
-  commit(unit);
+  write(unit, kJournalSite, 0, static_cast<uint8_t>(count), id,
+        (static_cast<uint64_t>(site->line) << 32) | site->column, text.size(),
+        0);
 }
 
 void Journal::chain(uint32_t id, uint32_t siteId, const uint32_t *callerIds,
@@ -192,14 +256,8 @@ void Journal::chain(uint32_t id, uint32_t siteId, const uint32_t *callerIds,
     return;
   memset(unit + 1, 0, (count - 1) * sizeof(JournalUnit));
   memcpy(unit + 1, callerIds, callers * sizeof(uint32_t));
-  unit->type = kJournalChain;
-  unit->levelSpace = 0;
-  unit->count = static_cast<uint8_t>(count);
-  unit->site = id;
-  unit->serial = siteId;
-  unit->key = callers;
-  unit->sizeApi = 0;
-  commit(unit);
+  write(unit, kJournalChain, 0, static_cast<uint8_t>(count), id, siteId,
+        callers, 0);
 }
 
 void Journal::exited() {
@@ -216,17 +274,28 @@ bool readJournal(const std::string &bytes, JournalContents *out,
     return false;
   }
   memcpy(&out->header, bytes.data(), sizeof(JournalHeader));
-  if (out->header.version != kJournalVersion ||
+  // Version 1 had its units right after the header.
+  uint64_t dataOffset =
+      out->header.version == 1 ? sizeof(JournalHeader) : out->header.dataOffset;
+  if ((out->header.version != 1 && out->header.version != kJournalVersion) ||
       out->header.unitSize != sizeof(JournalUnit)) {
     *error = "a journal of version " + std::to_string(out->header.version) +
-             "; this msledger reads version " + std::to_string(kJournalVersion);
+             "; this msledger reads versions 1 to " +
+             std::to_string(kJournalVersion);
     return false;
   }
-  uint64_t available = (bytes.size() - sizeof(JournalHeader)) / 32;
+  if (dataOffset < sizeof(JournalHeader) || dataOffset % 32 != 0) {
+    *error = "a corrupt journal header (units at offset " +
+             std::to_string(dataOffset) + ")";
+    return false;
+  }
+  uint64_t available =
+      bytes.size() > dataOffset ? (bytes.size() - dataOffset) / 32 : 0;
   uint64_t units = std::min(out->header.capacityUnits, available);
   out->truncated = available < out->header.capacityUnits;
-  const auto *all = reinterpret_cast<const JournalUnit *>(
-      bytes.data() + sizeof(JournalHeader));
+  const auto *all =
+      units ? reinterpret_cast<const JournalUnit *>(bytes.data() + dataOffset)
+            : nullptr;
   for (uint64_t block = 0; block * kBlockUnits < units; ++block) {
     uint64_t end = std::min(units, (block + 1) * kBlockUnits);
     for (uint64_t i = block * kBlockUnits; i < end;) {
@@ -281,7 +350,9 @@ bool readJournal(const std::string &bytes, JournalContents *out,
       i += unit.count;
     }
   }
-  std::sort(
+  // Stable: the records one implicit release took out share its serial,
+  // and stay in the order it wrote them (the order they were acquired).
+  std::stable_sort(
       out->events.begin(), out->events.end(),
       [](const JournalContents::Event &a, const JournalContents::Event &b) {
         return a.serial < b.serial;

@@ -5,18 +5,22 @@
 // being killed at any instant -- SIGKILL, the OOM killer -- and
 // `msledger report FILE` rebuilds the leak report from it afterwards.
 //
-// Format (version 1, little-endian): a 64-byte header (JournalHeader), then
-// 32-byte units in blocks of kBlockUnits. A thread takes a whole block at a
-// time (one atomic operation per block, not per event) and fills it in
-// order; a record is one or more units, the first carrying the type, the
-// unit count and, written last (release), the commit byte. A reader takes
-// committed records and skips the rest of a block at the first uncommitted
-// unit: a record a killed thread was writing is lost, nothing else. Sites
-// and chains are recorded once, when first seen, so events refer to them by
-// id. The file has a fixed size (journal_size_mb); when it is full, later
-// events are not journaled and the header says so. The ledger's monitor
-// thread faults pages in ahead of the writers (prefault), so events do not
-// pay for fresh pages.
+// Format (version 2, little-endian): a 64-byte header (JournalHeader) in a
+// page of its own, then 32-byte units in blocks of kBlockUnits, each block a
+// page (version 1 had the units right after the header; it is still read).
+// A thread takes a whole block at a time (one atomic operation per block,
+// not per event) and fills it in order; a record is one or more units, the
+// first carrying the type, the unit count and, written last (release), the
+// commit byte. A reader takes committed records and skips the rest of a
+// block at the first uncommitted unit: a record a killed thread was writing
+// is lost, nothing else. Sites and chains are recorded once, when first
+// seen, so events refer to them by id. The file has a fixed size
+// (journal_size_mb), its blocks reserved at open (no SIGBUS later on a full
+// filesystem); when it is full, later events are not journaled and the
+// header says so. The ledger's monitor thread faults pages in ahead of the
+// writers (prefault), so events do not pay for fresh pages; a writer
+// starting a new chunk of blocks calls the chunk hook, which wakes the
+// monitor to do so.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MSLEDGER_RUNTIME_JOURNAL_H
@@ -33,8 +37,9 @@
 
 namespace msledger {
 
-constexpr uint32_t kJournalVersion = 1;
-constexpr unsigned kBlockUnits = 128; // 4 KiB
+constexpr uint32_t kJournalVersion = 2;
+constexpr uint32_t kJournalDataOffset = 4096; // the header's page
+constexpr unsigned kBlockUnits = 128;         // 4 KiB
 constexpr uint8_t kCommitted = 0xC5;
 
 struct JournalHeader {
@@ -48,18 +53,25 @@ struct JournalHeader {
   uint64_t catalogHash; // fnv1a64 of its API names
   uint32_t full;        // 1: events were dropped, the file was full
   uint32_t exited;      // 1: the process exited normally
-  uint32_t reserved[2];
+  uint32_t dataOffset;  // where the units start (version 2 on)
+  uint32_t ledgerFlags; // kJournalLevel* | kJournalImplicitIsLeak (v2 on)
 };
 static_assert(sizeof(JournalHeader) == 64, "the header is 64 bytes");
+
+/// What the ledger checked, so that the rebuilt report has its sections.
+constexpr uint32_t kJournalDeviceLevel = 1;    // check_device_heap
+constexpr uint32_t kJournalCannLevel = 2;      // check_cann_heap
+constexpr uint32_t kJournalImplicitIsLeak = 4; // implicit_release_is_leak
 
 enum JournalType : uint8_t {
   kJournalAcquire = 1,
   kJournalRelease = 2,    // one reference, or the record
-  kJournalReleaseAll = 3, // every reference (an implicit release)
+  kJournalReleaseAll = 3, // every reference: an implicit release, by `api`
   kJournalSite = 4,
   kJournalChain = 5,
 };
 
+// The first unit of a record, as a little-endian machine lays it out.
 struct JournalUnit {
   uint8_t type;
   uint8_t levelSpace; // level in bit 0, space in bits 4-6
@@ -77,38 +89,60 @@ uint64_t journalCatalogHash();
 
 class Journal {
 public:
+  static constexpr uint64_t kChunkBlocks = 256; // 1 MiB
+  static constexpr uint64_t kAheadChunks = 16;  // kept faulted in ahead
+  Journal() = default;
+  Journal(const Journal &) = delete;
+  Journal &operator=(const Journal &) = delete;
+  ~Journal();
   /// Creates (or replaces) `path`, `bytes` long. False with *error set.
   bool open(const std::string &path, uint64_t bytes, uint64_t startUnixMs,
-            std::string *error);
-  bool active() const { return Header != nullptr && !Disabled; }
+            uint32_t ledgerFlags, std::string *error);
+  bool active() const { return Header != nullptr && !Disabled && !Paused; }
   void acquire(int level, const Record &record);
+  /// `serial`, `api` and `site` are the releasing call's.
   void release(int level, uint64_t key, uint64_t serial, unsigned api,
-               bool allReferences);
+               uint32_t site, bool allReferences);
   void site(uint32_t id, const msledger_site *site);
   void chain(uint32_t id, uint32_t siteId, const uint32_t *callerIds,
              unsigned count);
   void exited();
-  /// Faults in the file ahead of the writers (the monitor thread, often).
+  /// Faults in the file ahead of the writers (the monitor thread, when the
+  /// chunk hook asks).
   void prefault();
+  /// `hook` is called by a writer that takes the first block of a chunk: a
+  /// signal to run prefault() soon. It must be async-signal-safe and cheap.
+  void setChunkHook(void (*hook)()) { ChunkHook.store(hook); }
+  /// The pages of the first `bytes` of the units that are in memory
+  /// (mincore); for tests of prefault().
+  uint64_t residentBytes(uint64_t bytes) const;
   /// In a fork child: the journal is the parent's.
   void disable() { Disabled = true; }
+  /// While paused, events are not journaled (a benchmark's baseline); only
+  /// the thread that writes may pause.
+  void pause(bool paused) { Paused = paused; }
 
 private:
   JournalUnit *reserve(unsigned count);
-  static void commit(JournalUnit *unit);
+  /// Writes a record's first unit, its commit byte last.
+  static void write(JournalUnit *unit, uint8_t type, uint8_t levelSpace,
+                    uint8_t count, uint32_t site, uint64_t serial, uint64_t key,
+                    uint64_t sizeApi);
   /// Faults in the pages of kChunkBlocks blocks from `firstBlock` on.
   void populate(uint64_t firstBlock);
-  static constexpr uint64_t kChunkBlocks = 256; // 1 MiB
-  static constexpr uint64_t kAheadChunks = 16;
   uint64_t Populated = 0; // blocks faulted in; the monitor's
 
   JournalHeader *Header = nullptr;
+  uint64_t MappedBytes = 0;
   JournalUnit *Units = nullptr;
   uint64_t Blocks = 0;
   std::atomic<uint64_t> NextBlock{0};
   std::atomic<bool> Full{false};
   std::atomic<uint64_t> Generation{0};
+  std::atomic<void (*)()> ChunkHook{nullptr};
   bool Disabled = false;
+  bool Paused = false;
+  bool PopulateByTouch = false; // no MADV_POPULATE_WRITE (Linux < 5.14)
 };
 
 /// What a journal holds, read back.

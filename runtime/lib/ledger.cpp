@@ -156,10 +156,14 @@ Ledger::Ledger() {
     ImplicitReleasers.set(kImplicitReleases[i].api);
   if (!Opts.journal_path.empty()) {
     std::string error;
-    if (!Journal_.open(expandPid(Opts.journal_path, Pid),
-                       static_cast<uint64_t>(std::max(1, Opts.journal_size_mb))
-                           << 20,
-                       StartUnixMs, &error))
+    if (!Journal_.open(
+            expandPid(Opts.journal_path, Pid),
+            static_cast<uint64_t>(std::max(1, Opts.journal_size_mb)) << 20,
+            StartUnixMs,
+            (Opts.check_device_heap ? kJournalDeviceLevel : 0u) |
+                (Opts.check_cann_heap ? kJournalCannLevel : 0u) |
+                (Opts.implicit_release_is_leak ? kJournalImplicitIsLeak : 0u),
+            &error))
       fprintf(stderr, "msledger: %s; no journal\n", error.c_str());
   }
   ChainDepth = static_cast<unsigned>(
@@ -422,7 +426,8 @@ void Ledger::endRelease(PendingRelease &pending, bool succeeded) {
     table.restore(pending.record, pending.taken, pending.event);
   if (found && succeeded && Journal_.active())
     Journal_.release(static_cast<int>(family.level), pending.key,
-                     pending.event.serial, pending.api, false);
+                     pending.event.serial, pending.api, pending.event.site,
+                     false);
   // A device reset releases its streams only with its last reference.
   if (succeeded && pending.taken != RecordTable::TakeResult::Dereferenced &&
       pending.api < ImplicitReleasers.size() &&
@@ -524,7 +529,7 @@ void Ledger::releaseImplicitly(const PendingRelease &pending) {
     if (Journal_.active())
       for (const Record &record : released[level])
         Journal_.release(level, record.key, pending.event.serial, pending.api,
-                         true);
+                         pending.event.site, true);
     std::lock_guard<std::mutex> lock(ErrorMutex);
     for (const Record &record : released[level])
       ImplicitLog[level].push_back(ImplicitReleaseEvent{record, pending.event});
@@ -630,26 +635,16 @@ std::vector<Record> Ledger::liveRecords(Level level) const {
 
 std::string Ledger::leakReport(std::vector<Record> (&live)[2],
                                LeakTotals *totals) const {
-  bool titled = Enabled[0] && Enabled[1];
-  std::string out;
-  for (Level level : {Level::Device, Level::Cann}) {
-    if (!Enabled[static_cast<int>(level)])
-      continue;
-    std::vector<Record> records = live[static_cast<int>(level)];
-    std::string section = formatLeaks(*this, level, records, Opts.group_by_site,
-                                      Opts.report_resources, titled, totals);
-    if (Opts.report_resources && !Opts.implicit_release_is_leak) {
-      std::string note = formatImplicitReleases(
-          *this, level, implicitReleases(level), titled && section.empty());
-      if (!note.empty() && !section.empty())
-        section += '\n';
-      section += note;
-    }
-    if (!section.empty() && !out.empty())
-      out += '\n';
-    out += section;
-  }
-  return out;
+  LeakSections what;
+  what.checked[0] = Enabled[0];
+  what.checked[1] = Enabled[1];
+  what.groupBySite = Opts.group_by_site;
+  what.includeResources = Opts.report_resources;
+  what.noteImplicit = Opts.report_resources && !Opts.implicit_release_is_leak;
+  std::vector<ImplicitReleaseEvent> implicit[2] = {
+      implicitReleases(Level::Device), implicitReleases(Level::Cann)};
+  return formatLeakSections(ledgerSiteNamer(*this), what, live, implicit,
+                            totals);
 }
 
 void Ledger::reportNow() {

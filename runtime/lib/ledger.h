@@ -106,8 +106,9 @@ public:
   void reportNow();
   /// A snapshot file in snapshot_dir (the monitor, every snapshot_interval).
   void writeSnapshot();
-  /// The journal's pages ahead of its writers (the monitor thread).
-  void prefaultJournal() { Journal_.prefault(); }
+  /// The journal (journal_path): the monitor prefaults it; benchmarks
+  /// pause it.
+  Journal &journal() { return Journal_; }
   bool journaling() const { return Journal_.active(); }
   /// At exit: leak report, JSON, exit status. Runs once.
   void finish();

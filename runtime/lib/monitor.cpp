@@ -23,13 +23,21 @@ int Pipe[2] = {-1, -1};
 std::atomic<bool> Started{false};
 long IntervalMs = 0;
 
-void onReportSignal(int) {
+// What a byte in the pipe asks the monitor for.
+constexpr char kReportRequest = 'r';
+constexpr char kPrefaultRequest = 'p';
+
+void request(char what) {
   int saved = errno;
-  char request = 'r';
-  ssize_t ignored = write(Pipe[1], &request, 1); // full pipe: one is pending
+  ssize_t ignored = write(Pipe[1], &what, 1); // full pipe: one is pending
   (void)ignored;
   errno = saved;
 }
+
+void onReportSignal(int) { request(kReportRequest); }
+
+// The journal's chunk hook: a writer has started a new chunk.
+void onJournalChunk() { request(kPrefaultRequest); }
 
 void monitorLoop(Ledger *ledger) {
   sigset_t all;
@@ -37,7 +45,6 @@ void monitorLoop(Ledger *ledger) {
   pthread_sigmask(SIG_BLOCK, &all, nullptr); // signals are the application's
   using Clock = std::chrono::steady_clock;
   Clock::time_point next = Clock::now() + std::chrono::milliseconds(IntervalMs);
-  bool journaling = ledger->journaling();
   for (;;) {
     int timeout = -1;
     if (IntervalMs > 0)
@@ -45,19 +52,18 @@ void monitorLoop(Ledger *ledger) {
           0, std::chrono::duration_cast<std::chrono::milliseconds>(next -
                                                                    Clock::now())
                  .count()));
-    if (journaling) {
-      ledger->prefaultJournal();
-      timeout = timeout < 0 ? 2 : std::min(timeout, 2);
-    }
     pollfd fd = {Pipe[0], POLLIN, 0};
     int ready = poll(&fd, 1, timeout);
     if (ready < 0 && errno != EINTR)
       return;
     if (ready > 0 && (fd.revents & POLLIN)) {
+      bool report = false;
       char drained[64];
-      while (read(Pipe[0], drained, sizeof drained) > 0) {
-      }
-      ledger->reportNow();
+      for (ssize_t got; (got = read(Pipe[0], drained, sizeof drained)) > 0;)
+        report = report || memchr(drained, kReportRequest, got) != nullptr;
+      ledger->journal().prefault(); // a no-op without a journal
+      if (report)
+        ledger->reportNow();
     }
     if (IntervalMs > 0 && Clock::now() >= next) {
       ledger->writeSnapshot();
@@ -130,13 +136,14 @@ void startMonitor(Ledger &ledger) {
     sigemptyset(&action.sa_mask);
     sigaction(signal, &action, nullptr);
   }
+  ledger.journal().setChunkHook(onJournalChunk);
   startThread(ledger);
 }
 
 bool requestReport() {
   if (!Started.load() || Pipe[1] < 0)
     return false;
-  onReportSignal(0);
+  request(kReportRequest);
   return true;
 }
 

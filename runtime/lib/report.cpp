@@ -347,13 +347,12 @@ std::string formatLive(const Ledger &ledger, Level level,
 }
 
 std::string
-formatImplicitReleases(const Ledger &ledger, Level level,
+formatImplicitReleases(const SiteNamer &names, Level level,
                        const std::vector<ImplicitReleaseEvent> &list,
                        bool titled) {
   std::string out;
   if (list.empty())
     return out;
-  SiteNamer names = ledgerSiteNamer(ledger);
   if (titled)
     appendTitle(out, level);
   out += "====== NOTE: LeakCheck: resources released implicitly\n\n";
@@ -378,6 +377,34 @@ formatImplicitReleases(const Ledger &ledger, Level level,
     kinds.add(family.display);
   }
   kinds.appendSummary(out, list.size(), "released implicitly");
+  return out;
+}
+
+std::string
+formatLeakSections(const SiteNamer &names, const LeakSections &what,
+                   std::vector<Record> (&live)[2],
+                   const std::vector<ImplicitReleaseEvent> (&implicit)[2],
+                   LeakTotals *totals) {
+  bool titled = what.checked[0] && what.checked[1];
+  std::string out;
+  for (Level level : {Level::Device, Level::Cann}) {
+    int index = static_cast<int>(level);
+    if (!what.checked[index])
+      continue;
+    std::string section =
+        formatLeaks(names, level, live[index], what.groupBySite,
+                    what.includeResources, titled, totals);
+    if (what.noteImplicit) {
+      std::string note = formatImplicitReleases(names, level, implicit[index],
+                                                titled && section.empty());
+      if (!note.empty() && !section.empty())
+        section += '\n';
+      section += note;
+    }
+    if (!section.empty() && !out.empty())
+      out += '\n';
+    out += section;
+  }
   return out;
 }
 

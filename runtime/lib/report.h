@@ -60,9 +60,29 @@ std::string formatSnapshot(const Ledger &ledger,
 /// The handles of `level` that calls released implicitly, a note after the
 /// leaks (`titled`: with the level's title line); empty if there are none.
 std::string
-formatImplicitReleases(const Ledger &ledger, Level level,
+formatImplicitReleases(const SiteNamer &names, Level level,
                        const std::vector<ImplicitReleaseEvent> &list,
                        bool titled);
+inline std::string
+formatImplicitReleases(const Ledger &ledger, Level level,
+                       const std::vector<ImplicitReleaseEvent> &list,
+                       bool titled) {
+  return formatImplicitReleases(ledgerSiteNamer(ledger), level, list, titled);
+}
+/// The leak report's sections: for each checked level, its leaks and, if
+/// `noteImplicit`, the note of what was released implicitly (Ledger's own
+/// report, and the one `msledger report` rebuilds from a journal).
+struct LeakSections {
+  bool checked[2] = {false, false}; // by Level
+  bool groupBySite = false;
+  bool includeResources = true;
+  bool noteImplicit = true;
+};
+std::string
+formatLeakSections(const SiteNamer &names, const LeakSections &what,
+                   std::vector<Record> (&live)[2],
+                   const std::vector<ImplicitReleaseEvent> (&implicit)[2],
+                   LeakTotals *totals);
 std::string formatError(const Ledger &ledger, const ErrorEvent &error,
                         bool titled);
 /// The JSON document of a report (format in runtime/README.md).

@@ -5,9 +5,12 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <sstream>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 using namespace msledger;
@@ -21,6 +24,23 @@ std::string contentsOf(const std::string &path) {
   return text.str();
 }
 
+/// Where the prefault tests keep their journals: on tmpfs the blocks
+/// reserved at open are memory already, and there is nothing to see.
+bool onTmpfs(const std::string &dir) {
+  struct statfs info;
+  return statfs(dir.c_str(), &info) == 0 && info.f_type == 0x01021994;
+}
+
+/// Opens a journal of `bytes` in /tmp and unlinks it (the mapping keeps
+/// it), for tests that look at memory rather than the file.
+void openUnlinked(Journal &journal, const char *name, uint64_t bytes) {
+  std::string path = "/tmp/msledger-journal-" + std::string(name) + "-" +
+                     std::to_string(getpid()) + ".journal";
+  std::string error;
+  ASSERT_TRUE(journal.open(path, bytes, 1, kJournalCannLevel, &error)) << error;
+  unlink(path.c_str());
+}
+
 } // namespace
 
 TEST(Journal, EventsSitesAndChainsReadBackInSerialOrder) {
@@ -28,7 +48,8 @@ TEST(Journal, EventsSitesAndChainsReadBackInSerialOrder) {
       "/tmp/msledger-journal-test-" + std::to_string(getpid()) + ".journal";
   Journal journal;
   std::string error;
-  ASSERT_TRUE(journal.open(path, 1 << 20, 1234, &error)) << error;
+  ASSERT_TRUE(journal.open(path, 1 << 20, 1234, kJournalCannLevel, &error))
+      << error;
   static const msledger_site site = {"src/a.cpp",   12,    3, 7,
                                      "aclrtMalloc", "load"};
   journal.site(5, &site);
@@ -42,7 +63,7 @@ TEST(Journal, EventsSitesAndChainsReadBackInSerialOrder) {
   record.api = static_cast<uint16_t>(apiIndex("aclrtMalloc"));
   record.space = 1;
   journal.acquire(1, record);
-  journal.release(1, 0x124080024000, 1, apiIndex("aclrtFree"), false);
+  journal.release(1, 0x124080024000, 1, apiIndex("aclrtFree"), 0, false);
   journal.exited();
 
   JournalContents contents;
@@ -66,11 +87,95 @@ TEST(Journal, EventsSitesAndChainsReadBackInSerialOrder) {
   EXPECT_EQ(contents.chains[70000], (std::vector<uint32_t>{5, 6, 7}));
 
   // Cut in the middle of the first block: what is left reads back, marked.
-  std::string bytes = contentsOf(path).substr(0, 64 + 32 * 3);
+  std::string bytes = contentsOf(path).substr(0, kJournalDataOffset + 32 * 3);
   ASSERT_TRUE(readJournal(bytes, &contents, &error)) << error;
   EXPECT_TRUE(contents.truncated);
   EXPECT_EQ(contents.sites.size(), 1u);
+  // Cut inside the header's page: a header and nothing else.
+  ASSERT_TRUE(readJournal(contentsOf(path).substr(0, 100), &contents, &error))
+      << error;
+  EXPECT_TRUE(contents.truncated);
+  EXPECT_TRUE(contents.events.empty());
   EXPECT_FALSE(readJournal("MSLJRNL", &contents, &error));
   EXPECT_EQ(error, "not an msledger journal");
   unlink(path.c_str());
+}
+
+TEST(Journal, ReadsVersionOneWithUnitsRightAfterTheHeader) {
+  std::string path =
+      "/tmp/msledger-journal-v1-" + std::to_string(getpid()) + ".journal";
+  Journal journal;
+  std::string error;
+  ASSERT_TRUE(journal.open(path, 1 << 20, 1, kJournalCannLevel, &error))
+      << error;
+  journal.release(0, 0x1000, 9, apiIndex("aclrtFree"), 0, false);
+  std::string bytes = contentsOf(path);
+  unlink(path.c_str());
+  // The same journal as version 1 wrote it.
+  JournalHeader header;
+  memcpy(&header, bytes.data(), sizeof header);
+  header.version = 1;
+  header.dataOffset = 0;
+  std::string v1(reinterpret_cast<const char *>(&header), sizeof header);
+  v1 += bytes.substr(kJournalDataOffset);
+  JournalContents contents;
+  ASSERT_TRUE(readJournal(v1, &contents, &error)) << error;
+  ASSERT_EQ(contents.events.size(), 1u);
+  EXPECT_EQ(contents.events[0].serial, 9u);
+  EXPECT_FALSE(contents.truncated);
+
+  header.version = 3;
+  std::string v3(reinterpret_cast<const char *>(&header), sizeof header);
+  EXPECT_FALSE(readJournal(v3, &contents, &error));
+  EXPECT_EQ(error, "a journal of version 3; this msledger reads versions 1 "
+                   "to 2");
+}
+
+// The bug this catches: madvise(MADV_POPULATE_WRITE) refused the units'
+// unaligned start, so nothing was faulted in ahead and every event that
+// began a page paid for the fault.
+TEST(Journal, PrefaultPutsTheChunksAheadInMemory) {
+  if (onTmpfs("/tmp"))
+    GTEST_SKIP() << "/tmp is tmpfs";
+  Journal journal;
+  openUnlinked(journal, "prefault", 256 << 20);
+  if (HasFatalFailure())
+    return;
+  // open() prefaults the chunks ahead; nothing has been written to them
+  // but the header. (The kernel may fault in more than a page for the
+  // header's write -- a large folio, 8 MiB on ext4 here -- so the check is
+  // over all the chunks ahead.)
+  constexpr uint64_t kAhead =
+      Journal::kAheadChunks * Journal::kChunkBlocks * kBlockUnits * 32;
+  EXPECT_EQ(journal.residentBytes(kAhead), kAhead);
+  EXPECT_LT(journal.residentBytes(256 << 20), 256u << 20)
+      << "prefault runs ahead, not over the whole file";
+}
+
+namespace {
+std::atomic<int> ChunksStarted{0};
+void countChunk() { ++ChunksStarted; }
+} // namespace
+
+TEST(Journal, WritersAskForPrefaultAtEachChunkAndItRunsAhead) {
+  if (onTmpfs("/tmp"))
+    GTEST_SKIP() << "/tmp is tmpfs";
+  Journal journal;
+  openUnlinked(journal, "hook", 256 << 20);
+  if (HasFatalFailure())
+    return;
+  journal.setChunkHook(countChunk);
+  constexpr uint64_t kChunkUnits = Journal::kChunkBlocks * kBlockUnits;
+  constexpr uint64_t kChunkBytes = kChunkUnits * 32;
+  constexpr uint64_t kAhead = Journal::kAheadChunks * kChunkBytes;
+  // 24 chunks' worth of events (more than open() faulted in ahead): the
+  // hook runs at the first block of each.
+  constexpr uint64_t kWritten = 24;
+  for (uint64_t i = 0; i < kWritten * kChunkUnits; ++i)
+    journal.release(0, 0x1000 + i, i, apiIndex("aclrtFree"), 0, false);
+  EXPECT_EQ(ChunksStarted.load(), static_cast<int>(kWritten));
+  const uint64_t wanted = kWritten * kChunkBytes + kAhead;
+  EXPECT_LT(journal.residentBytes(wanted), wanted);
+  journal.prefault(); // what the monitor does when woken
+  EXPECT_EQ(journal.residentBytes(wanted), wanted);
 }

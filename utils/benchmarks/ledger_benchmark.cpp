@@ -12,6 +12,9 @@
 //   HelperCall/Framed     a call of a helper function, as is and with the
 //                         frame a rewritten call pushes (MSLEDGER_CHAIN)
 //   LedgerPairInChain     LedgerPair inside three rewritten helper calls
+//   JournalCost           LedgerPair in batches with the journal paused and
+//                         not, alternating, so both see the same machine
+//                         (needs journal_path in MSLEDGER_OPTIONS)
 //
 //===----------------------------------------------------------------------===//
 #include "acl/acl.h"
@@ -20,9 +23,12 @@
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <mutex>
+#include <vector>
 
 using namespace msledger;
 
@@ -71,6 +77,58 @@ void LedgerPair(benchmark::State &state) {
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(LedgerPair)->Threads(1)->Threads(2)->UseRealTime();
+
+void JournalCost(benchmark::State &state) {
+  Ledger &ledger = Ledger::get();
+  if (!ledger.journaling()) {
+    state.SkipWithError("no journal: set journal_path in MSLEDGER_OPTIONS");
+    return;
+  }
+  const unsigned alloc = static_cast<unsigned>(apiIndex("aclrtMalloc"));
+  const unsigned release = static_cast<unsigned>(apiIndex("aclrtFree"));
+  constexpr int kBatch = 1024;
+  uint64_t base = NextBase.fetch_add(1ULL << 32);
+  uint64_t i = 0;
+  auto batch = [&] {
+    auto start = std::chrono::steady_clock::now();
+    for (int n = 0; n < kBatch; ++n) {
+      uint64_t address = base + ((i++ & 4095) << 9);
+      ledger.acquire(alloc, address, 1024, Space::GM, nullptr);
+      PendingRelease pending;
+      ledger.beginRelease(release, address, nullptr, &pending);
+      ledger.endRelease(pending, true);
+    }
+    return std::chrono::duration<double, std::nano>(
+               std::chrono::steady_clock::now() - start)
+               .count() /
+           kBatch;
+  };
+  std::vector<double> without, with, added;
+  bool journalFirst = false;
+  for (auto _ : state) {
+    double paused = 0, journaled = 0;
+    for (int turn = 0; turn < 2; ++turn) {
+      bool journal = (turn == 0) == journalFirst; // alternate the order too
+      ledger.journal().pause(!journal);
+      (journal ? journaled : paused) = batch();
+    }
+    journalFirst = !journalFirst;
+    without.push_back(paused);
+    with.push_back(journaled);
+    added.push_back((journaled - paused) / 2); // two events per pair
+  }
+  ledger.journal().pause(false);
+  auto median = [](std::vector<double> values) {
+    std::nth_element(values.begin(), values.begin() + values.size() / 2,
+                     values.end());
+    return values[values.size() / 2];
+  };
+  state.counters["pair_ns_without"] = median(without);
+  state.counters["pair_ns_with"] = median(with);
+  state.counters["event_ns_added"] = median(added);
+  state.SetItemsProcessed(state.iterations() * 2 * kBatch);
+}
+BENCHMARK(JournalCost);
 
 // A helper the compiler cannot inline or drop.
 __attribute__((noinline)) uint64_t helper(uint64_t x) {
