@@ -105,9 +105,11 @@ std::optional<Snapshot> parseSnapshot(const std::string &text,
       std::map<int, uint64_t> &bytes = snapshot.deviceBytes[level.key()];
       for (const json::value &value : devices->as_array())
         if (const json::object *share = value.if_object()) {
+          // null, or anything but a device number: not known.
           const json::value *device = share->if_contains("device");
-          int id = device && device->is_number()
-                       ? static_cast<int>(device->to_number<int64_t>())
+          int id = device && device->is_int64() && device->as_int64() >= 0 &&
+                           device->as_int64() < 1024
+                       ? static_cast<int>(device->as_int64())
                        : -1;
           bytes[id] += number(*share, "live_bytes");
         }

@@ -66,7 +66,7 @@ TEST(Snapshots, DiffAddsEachDevicesLiveMemory) {
       R"([{"device": 0, "live_bytes": 100}, {"device": 1, "live_bytes": 50}])");
   Snapshot after = snapshot(
       2, R"([{"device": 1, "live_bytes": 20}, {"device": 3, "live_bytes": 7},
-             {"device": null, "live_bytes": 9}])");
+             {"device": null, "live_bytes": 5}, {"device": 1.5, "live_bytes": 4}])");
   EXPECT_EQ(before.deviceBytes.count("device"), 0u)
       << "a level without devices has none";
   EXPECT_EQ(diffReport(before, after),
