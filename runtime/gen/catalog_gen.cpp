@@ -190,6 +190,32 @@ std::string interposers(const Catalog &catalog, const std::string &source) {
   return out.str();
 }
 
+// The C library's feature-test macros, and those of its own that
+// <features.h> defines from them (glibc's, musl's), with its guard: see
+// track() for why.
+const char *const kFeatureMacros[] = {"_FEATURES_H",
+                                      "_DEFAULT_SOURCE",
+                                      "_BSD_SOURCE",
+                                      "_SVID_SOURCE",
+                                      "_ISOC95_SOURCE",
+                                      "_ISOC99_SOURCE",
+                                      "_ISOC11_SOURCE",
+                                      "_ISOC2X_SOURCE",
+                                      "_POSIX_SOURCE",
+                                      "_POSIX_C_SOURCE",
+                                      "_XOPEN_SOURCE",
+                                      "_XOPEN_SOURCE_EXTENDED",
+                                      "_LARGEFILE_SOURCE",
+                                      "_LARGEFILE64_SOURCE",
+                                      "_ATFILE_SOURCE",
+                                      "_DYNAMIC_STACK_SIZE_SOURCE",
+                                      "__USE_POSIX_IMPLICITLY",
+                                      "__USE_EXTERN_INLINES"};
+
+std::string macroMark(const std::string &macro) {
+  return "MSLEDGER_UNSET" + (macro[1] == '_' ? macro.substr(1) : macro) + "_";
+}
+
 std::string track(const Catalog &catalog, const std::string &source) {
   std::ostringstream out;
   out << "/* Generated from " << source
@@ -204,8 +230,21 @@ std::string track(const Catalog &catalog, const std::string &source) {
       << " * it compiles wherever the toolkit's headers are not on the include "
          "path\n"
       << " * too: the wrappers are there only if they are. */\n"
-      << "#ifndef MSLEDGER_TRACK_H\n#define MSLEDGER_TRACK_H\n\n"
-      << "#include \"msledger/msledger.h\"\n\n#include <stdint.h>\n\n"
+      << "#ifndef MSLEDGER_TRACK_H\n#define MSLEDGER_TRACK_H\n\n";
+  // Read with -include, this header comes ahead of the file's own
+  // `#define _GNU_SOURCE` (or _POSIX_C_SOURCE, ...), and the headers it
+  // includes read the C library's <features.h>, which settles what the C
+  // library declares from the macros defined at that moment -- and defines
+  // some itself, so the file's own definition can even be a redefinition.
+  // What the headers here include (<stdint.h>, <stddef.h>, <stdbool.h>)
+  // declares nothing those macros change; so <features.h> and what it
+  // defined are undone at the end, and the file's first C library header
+  // reads it again, under the file's macros.
+  out << "/* Feature-test macros: see the end of this header. */\n";
+  for (const char *macro : kFeatureMacros)
+    out << "#ifndef " << macro << "\n#define " << macroMark(macro)
+        << "\n#endif\n";
+  out << "\n#include \"msledger/msledger.h\"\n\n#include <stdint.h>\n\n"
       << wrapperHelpers() << "#if";
   for (size_t i = 0; i < catalog.headers().size(); ++i)
     out << (i ? " && \\\n   " : " ") << "__has_include(\""
@@ -216,7 +255,18 @@ std::string track(const Catalog &catalog, const std::string &source) {
   out << "\n";
   for (const Function &function : catalog.functions())
     out << trackingWrapper(catalog, function, /*registers=*/false) << "\n";
-  out << "#endif\n\n#endif\n";
+  out << "#endif\n\n"
+      << "/* Read with -include, this header came ahead of the file's own\n"
+         " * feature-test macros (_GNU_SOURCE, _POSIX_C_SOURCE, ...), but what "
+         "it\n"
+         " * includes read the C library's <features.h>: undo that, so that "
+         "the\n"
+         " * file's first C library header reads it again, under the file's "
+         "macros. */\n";
+  for (const char *macro : kFeatureMacros)
+    out << "#ifdef " << macroMark(macro) << "\n#undef " << macro << "\n#undef "
+        << macroMark(macro) << "\n#endif\n";
+  out << "\n#endif\n";
   return out.str();
 }
 
