@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <regex>
 #include <sstream>
 
 namespace json = boost::json;
@@ -269,6 +270,32 @@ public:
                     "\" is not in the signature");
     }
 
+    if (const json::value *deviceValue = object->if_contains("memory_device")) {
+      const json::object *device =
+          this->object(*deviceValue, what + ": \"memory_device\"");
+      if (!device ||
+          !string(*device, "param", what + " memory_device", &param) ||
+          !string(*device, "member", what + " memory_device",
+                  &function.memoryDeviceMember, /*required=*/false))
+        return false;
+      function.memoryDeviceParam = paramIndex(function, param);
+      if (function.memoryDeviceParam < 0)
+        return fail(what + ": memory_device parameter \"" + param +
+                    "\" is not in the signature");
+      if (family->kind != Kind::Memory || !isAcquiring(function.role))
+        return fail(what + ": a \"memory_device\" belongs to an allocation");
+      const std::string &member = function.memoryDeviceMember;
+      if (!member.empty() &&
+          !isPointerType(function.params[function.memoryDeviceParam].type))
+        return fail(what + ": memory_device parameter \"" + param +
+                    "\" has a member only if it is a pointer");
+      static const std::regex kMemberPath(
+          "[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*)*");
+      if (!member.empty() && !std::regex_match(member, kMemberPath))
+        return fail(what + ": memory_device member \"" + member +
+                    "\" is not a field name (or names, with dots)");
+    }
+
     const json::value *successValue = object->if_contains("success");
     const json::object *success =
         successValue ? this->object(*successValue, what + ": \"success\"")
@@ -494,6 +521,12 @@ bool Catalog::merge(const Catalog &addition, const std::string &source,
     if (findFunction(function.name)) {
       *error = source + ": function '" + function.name +
                "' is already in the catalog";
+      return false;
+    }
+    if (function.memoryDeviceParam >= 0) {
+      // Only the interposers pass a device; an addition's wrapper does not.
+      *error = source + ": function '" + function.name +
+               "': \"memory_device\" is for the built-in catalog only";
       return false;
     }
     Function added = function;

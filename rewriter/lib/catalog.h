@@ -153,6 +153,10 @@ struct Function {
   long long successValue = 0;
   int spaceFlagParam = -1; // driver flag that decides the memory space
   int deviceParam = -1;    // the device of a per-device handle (else current)
+  // The device the memory is allocated on: a parameter, or a member of the
+  // struct it points to ("location.id").
+  int memoryDeviceParam = -1;
+  std::string memoryDeviceMember;
 
   /// "aclError aclrtMalloc(void **devPtr, size_t size, ...)"
   std::string signature() const;

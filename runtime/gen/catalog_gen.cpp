@@ -158,10 +158,21 @@ std::string interposers(const Catalog &catalog, const std::string &source) {
               ? "msledger::spaceFromDriverFlag(" +
                     f.params[f.spaceFlagParam].name + ")"
               : std::string("msledger::") + spaceEnum(family.space);
-      if (f.spaceFlagParam >= 0)
+      // The device the memory is on, for this record and the ACL call's.
+      std::string device;
+      if (f.memoryDeviceParam >= 0) {
+        const std::string &name = f.params[f.memoryDeviceParam].name;
+        device = f.memoryDeviceMember.empty()
+                     ? "static_cast<int32_t>(" + name + ")"
+                     : name + " ? static_cast<int32_t>(" + name + "->" +
+                           f.memoryDeviceMember + ") : -1";
+      } else if (f.spaceFlagParam >= 0) {
+        device = "msledger::deviceFromDriverFlag(" +
+                 f.params[f.spaceFlagParam].name + ")";
+      }
+      if (!device.empty())
         out << "  if (" << successCondition(f, "result") << ")\n"
-            << "    scope.allocatedOn(msledger::deviceFromDriverFlag("
-            << f.params[f.spaceFlagParam].name << "));\n";
+            << "    scope.allocatedOn(" << device << ");\n";
       out << "  if (scope.tracking() && " << successCondition(f, "result")
           << ")\n"
           << "    scope.acquired(" << handle << ", " << size << ", " << space

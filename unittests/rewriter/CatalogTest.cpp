@@ -251,6 +251,77 @@ TEST(Catalog, AnAllocationNeedsASize) {
 
 namespace {
 
+/// A pool whose allocation has `device` as its "memory_device".
+std::string poolWithMemoryDevice(const std::string &device,
+                                 const std::string &family = "pool") {
+  return R"json({"version": 1, "families": [{"name": "pool", "level": "device",
+      "kind": "memory", "display": "pool memory", "space": "GM"},
+      {"name": "token", "level": "device", "kind": "resource", "display": "token"}],
+      "functions": [
+      {"signature": "int poolAlloc(void **p, size_t n, const struct prop *prop, int dev)",
+       "role": ")json" +
+         std::string(family == "pool" ? "alloc" : "acquire") +
+         R"json(", "family": ")json" + family +
+         R"json(", "handle": {"from": "out", "param": "p"},
+       "size": {"param": "n"}, "memory_device": )json" +
+         device +
+         R"json(, "success": {"equals": 0}},
+      {"signature": "int poolFree(void *p)", "role": "free", "family": "pool",
+       "handle": {"from": "param", "param": "p"}, "success": {"equals": 0}},
+      {"signature": "int tokenGet(void **p)", "role": "acquire", "family": "token",
+       "handle": {"from": "out", "param": "p"}, "success": {"equals": 0}},
+      {"signature": "int tokenFree(void *p)", "role": "release", "family": "token",
+       "handle": {"from": "param", "param": "p"}, "success": {"equals": 0}}]})json";
+}
+
+} // namespace
+
+TEST(Catalog, MemoryDeviceNamesAParameterOrAMemberOfIt) {
+  std::string error;
+  auto catalog = Catalog::parse(
+      poolWithMemoryDevice(
+          R"json({"param": "prop", "member": "location.id"})json"),
+      "test.json", &error);
+  ASSERT_TRUE(catalog) << error;
+  const Function *alloc = catalog->findFunction("poolAlloc");
+  EXPECT_EQ(alloc->memoryDeviceParam, 2);
+  EXPECT_EQ(alloc->memoryDeviceMember, "location.id");
+  catalog = Catalog::parse(poolWithMemoryDevice(R"json({"param": "dev"})json"),
+                           "test.json", &error);
+  ASSERT_TRUE(catalog) << error;
+  EXPECT_EQ(catalog->findFunction("poolAlloc")->memoryDeviceParam, 3);
+  EXPECT_TRUE(catalog->findFunction("poolAlloc")->memoryDeviceMember.empty());
+  EXPECT_EQ(catalog->findFunction("poolFree")->memoryDeviceParam, -1);
+
+  EXPECT_TRUE(
+      mentions(parseError(poolWithMemoryDevice(R"json({"param": "q"})json")),
+               "memory_device parameter \"q\" is not in the signature"));
+  EXPECT_TRUE(mentions(
+      parseError(
+          poolWithMemoryDevice(R"json({"param": "dev", "member": "id"})json")),
+      "memory_device parameter \"dev\" has a member only if it is a pointer"));
+  EXPECT_TRUE(mentions(parseError(poolWithMemoryDevice(
+                           R"json({"param": "prop", "member": "a->b"})json")),
+                       "memory_device member \"a->b\" is not a field name"));
+  EXPECT_TRUE(
+      mentions(parseError(poolWithMemoryDevice(R"json({"member": "id"})json")),
+               "memory_device: missing \"param\""));
+  EXPECT_TRUE(mentions(
+      parseError(poolWithMemoryDevice(R"json({"param": "dev"})json", "token")),
+      "a \"memory_device\" belongs to an allocation"));
+
+  // Not in a project's catalog: its wrappers do not pass a device.
+  std::optional<Catalog> empty = Catalog::parse(
+      R"json({"version": 1, "families": [], "functions": []})json", "base.json",
+      &error);
+  ASSERT_TRUE(empty) << error;
+  EXPECT_FALSE(empty->merge(*catalog, "mine.json", &error));
+  EXPECT_EQ(error, "mine.json: function 'poolAlloc': \"memory_device\" is "
+                   "for the built-in catalog only");
+}
+
+namespace {
+
 /// Streams released implicitly by `releasers` (JSON array), with a device
 /// set family whose release is aclrtResetDevice; `createFields` are added to
 /// aclrtCreateStream.
