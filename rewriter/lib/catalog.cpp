@@ -90,6 +90,26 @@ public:
     return -1;
   }
 
+  /// A function's field `key` that names a parameter, {`paramKey`: P}: sets
+  /// *index to P's and returns the field's object, or null after an error
+  /// ("LABEL \"P\" is not in the signature"). *param gets P.
+  const json::object *paramField(const json::value &value,
+                                 const Function &function,
+                                 const std::string &what, const char *key,
+                                 const char *paramKey, const char *label,
+                                 int *index, std::string *param) {
+    const json::object *field =
+        object(value, what + ": \"" + std::string(key) + "\"");
+    if (!field || !string(*field, paramKey, what + " " + key, param))
+      return nullptr;
+    *index = paramIndex(function, *param);
+    if (*index < 0) {
+      fail(what + ": " + label + " \"" + *param + "\" is not in the signature");
+      return nullptr;
+    }
+    return field;
+  }
+
   bool parseFamily(const json::value &value, Catalog &catalog,
                    std::vector<Family> &families,
                    std::map<std::string, unsigned> &nameSpaces,
@@ -249,39 +269,24 @@ public:
     }
 
     if (const json::value *sizeValue = object->if_contains("size")) {
-      const json::object *size = this->object(*sizeValue, what + ": \"size\"");
-      if (!size || !string(*size, "param", what + " size", &param))
+      if (!paramField(*sizeValue, function, what, "size", "param",
+                      "size parameter", &function.sizeParam, &param))
         return false;
-      function.sizeParam = paramIndex(function, param);
-      if (function.sizeParam < 0)
-        return fail(what + ": size parameter \"" + param +
-                    "\" is not in the signature");
     } else if (family->kind == Kind::Memory && isAcquiring(function.role)) {
       return fail(what + ": an allocation needs a \"size\"");
     }
-    if (const json::value *deviceValue = object->if_contains("device")) {
-      const json::object *device =
-          this->object(*deviceValue, what + ": \"device\"");
-      if (!device || !string(*device, "param", what + " device", &param))
+    if (const json::value *deviceValue = object->if_contains("device"))
+      if (!paramField(*deviceValue, function, what, "device", "param",
+                      "device parameter", &function.deviceParam, &param))
         return false;
-      function.deviceParam = paramIndex(function, param);
-      if (function.deviceParam < 0)
-        return fail(what + ": device parameter \"" + param +
-                    "\" is not in the signature");
-    }
 
     if (const json::value *deviceValue = object->if_contains("memory_device")) {
-      const json::object *device =
-          this->object(*deviceValue, what + ": \"memory_device\"");
-      if (!device ||
-          !string(*device, "param", what + " memory_device", &param) ||
-          !string(*device, "member", what + " memory_device",
-                  &function.memoryDeviceMember, /*required=*/false))
+      const json::object *device = paramField(
+          *deviceValue, function, what, "memory_device", "param",
+          "memory_device parameter", &function.memoryDeviceParam, &param);
+      if (!device || !string(*device, "member", what + " memory_device",
+                             &function.memoryDeviceMember, /*required=*/false))
         return false;
-      function.memoryDeviceParam = paramIndex(function, param);
-      if (function.memoryDeviceParam < 0)
-        return fail(what + ": memory_device parameter \"" + param +
-                    "\" is not in the signature");
       if (family->kind != Kind::Memory || !isAcquiring(function.role))
         return fail(what + ": a \"memory_device\" belongs to an allocation");
       const std::string &member = function.memoryDeviceMember;
@@ -321,16 +326,10 @@ public:
                          "true} or {\"always\": true}");
     }
 
-    if (const json::value *spaceValue = object->if_contains("space")) {
-      const json::object *space =
-          this->object(*spaceValue, what + ": \"space\"");
-      if (!space || !string(*space, "driver_flag", what + " space", &param))
+    if (const json::value *spaceValue = object->if_contains("space"))
+      if (!paramField(*spaceValue, function, what, "space", "driver_flag",
+                      "space flag parameter", &function.spaceFlagParam, &param))
         return false;
-      function.spaceFlagParam = paramIndex(function, param);
-      if (function.spaceFlagParam < 0)
-        return fail(what + ": space flag parameter \"" + param +
-                    "\" is not in the signature");
-    }
 
     if (isAcquiring(function.role) && function.handleFrom == HandleFrom::None)
       family->hasHandle = false;
