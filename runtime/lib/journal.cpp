@@ -24,6 +24,16 @@ struct Cursor {
 };
 __attribute__((tls_model("initial-exec"))) thread_local Cursor ThreadCursor;
 
+uintptr_t pageSize() {
+  static const uintptr_t size = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+  return size;
+}
+
+/// The start of the page `address` is in.
+uintptr_t pageStart(const void *address) {
+  return reinterpret_cast<uintptr_t>(address) & ~(pageSize() - 1);
+}
+
 uint64_t fnv1a(const char *text, uint64_t hash) {
   for (; *text; ++text)
     hash = (hash ^ static_cast<unsigned char>(*text)) * 0x100000001b3ULL;
@@ -137,17 +147,16 @@ void Journal::populate(uint64_t firstBlock) {
   if (firstBlock >= Blocks)
     return;
   uint64_t blocks = std::min<uint64_t>(kChunkBlocks, Blocks - firstBlock);
-  char *start = reinterpret_cast<char *>(Units + firstBlock * kBlockUnits);
-  uint64_t length = blocks * kBlockUnits * sizeof(JournalUnit);
-  static const uintptr_t kPage = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+  const JournalUnit *start = Units + firstBlock * kBlockUnits;
+  // From the start of its first page, which madvise wants: the units' start
+  // is not one with pages larger than 4 KiB (version 1's never was, so its
+  // prefault silently did nothing).
+  uintptr_t first = pageStart(start);
+  uint64_t length =
+      reinterpret_cast<uintptr_t>(start + blocks * kBlockUnits) - first;
   if (!PopulateByTouch) {
-    // madvise wants a page-aligned start: the units' is not with pages
-    // larger than 4 KiB (version 1's never was, so its prefault silently
-    // did nothing).
-    uintptr_t aligned = reinterpret_cast<uintptr_t>(start) & ~(kPage - 1);
-    length += reinterpret_cast<uintptr_t>(start) - aligned;
 #ifdef MADV_POPULATE_WRITE
-    if (madvise(reinterpret_cast<void *>(aligned), length,
+    if (madvise(reinterpret_cast<void *>(first), length,
                 MADV_POPULATE_WRITE) == 0 ||
         errno != EINVAL) // EINVAL: a kernel without it (before 5.14)
       return;
@@ -156,24 +165,22 @@ void Journal::populate(uint64_t firstBlock) {
   }
   // An atomic add of zero faults a page in writable without changing what a
   // writer may be storing there at the same moment.
-  for (uint64_t offset = 0; offset < length; offset += kPage)
-    __atomic_fetch_add(reinterpret_cast<uint64_t *>(start + offset), 0,
-                       __ATOMIC_RELAXED);
+  for (uintptr_t page = first; page < first + length; page += pageSize())
+    __atomic_fetch_add(reinterpret_cast<uint64_t *>(page), 0, __ATOMIC_RELAXED);
 }
 
 uint64_t Journal::residentBytes(uint64_t bytes) const {
   if (!Header)
     return 0;
-  const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
   bytes = std::min<uint64_t>(bytes, Blocks * kBlockUnits * sizeof(JournalUnit));
-  uintptr_t start = reinterpret_cast<uintptr_t>(Units) & ~(page - 1);
-  uint64_t length = reinterpret_cast<uintptr_t>(Units) - start + bytes;
-  std::vector<unsigned char> pages((length + page - 1) / page);
-  if (mincore(reinterpret_cast<void *>(start), length, pages.data()) != 0)
+  uintptr_t first = pageStart(Units);
+  uint64_t length = reinterpret_cast<uintptr_t>(Units) - first + bytes;
+  std::vector<unsigned char> pages((length + pageSize() - 1) / pageSize());
+  if (mincore(reinterpret_cast<void *>(first), length, pages.data()) != 0)
     return 0;
   uint64_t resident = 0;
-  for (unsigned char page_state : pages)
-    resident += (page_state & 1) ? page : 0;
+  for (unsigned char state : pages)
+    resident += (state & 1) ? pageSize() : 0;
   return std::min<uint64_t>(resident, bytes);
 }
 

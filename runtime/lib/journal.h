@@ -118,6 +118,9 @@ public:
   uint64_t residentBytes(uint64_t bytes) const;
   /// In a fork child: the journal is the parent's.
   void disable() { Disabled = true; }
+  /// Faults pages in by touching them, as on kernels without
+  /// MADV_POPULATE_WRITE (which prefault() falls back to); for tests.
+  void populateByTouch() { PopulateByTouch = true; }
   /// While paused, events are not journaled (a benchmark's baseline); only
   /// the thread that writes may pause.
   void pause(bool paused) { Paused = paused; }
