@@ -8,15 +8,21 @@ namespace msledger {
 
 namespace {
 
-std::string cSpace(const std::string &space) {
-  if (space == "GM")
+/// msledger_space's enumerator for a family's space (catalog name); a
+/// switch, so that a new Space cannot be left out.
+const char *cSpace(const std::string &space) {
+  switch (spaceNamed(space).value_or(Space::None)) {
+  case Space::None:
+    break;
+  case Space::GM:
     return "MSLEDGER_SPACE_GM";
-  if (space == "host")
+  case Space::Host:
     return "MSLEDGER_SPACE_HOST";
-  if (space == "DVPP")
+  case Space::DVPP:
     return "MSLEDGER_SPACE_DVPP";
-  if (space == "virtual")
+  case Space::Virtual:
     return "MSLEDGER_SPACE_VIRTUAL";
+  }
   return "MSLEDGER_SPACE_NONE";
 }
 

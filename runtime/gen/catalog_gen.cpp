@@ -28,15 +28,21 @@ using namespace msledger;
 
 namespace {
 
+/// msledger::Space's enumerator for a family's space (catalog name); a
+/// switch, so that a new Space cannot be left out.
 const char *spaceEnum(const std::string &space) {
-  if (space == "GM")
+  switch (spaceNamed(space).value_or(Space::None)) {
+  case Space::None:
+    break;
+  case Space::GM:
     return "Space::GM";
-  if (space == "host")
+  case Space::Host:
     return "Space::Host";
-  if (space == "DVPP")
+  case Space::DVPP:
     return "Space::DVPP";
-  if (space == "virtual")
+  case Space::Virtual:
     return "Space::Virtual";
+  }
   return "Space::None";
 }
 
