@@ -13,6 +13,7 @@
 // RUN: FileCheck %s --check-prefix=DEVICE < %t.device
 // RUN: not %msledger %t 2> %t.both
 // RUN: FileCheck %s --check-prefix=BOTH < %t.both
+#include "acl/acl.h"
 #include "msledger/track.h"
 
 static const msledger_site kSites[] = {

@@ -1,8 +1,8 @@
-//===- wrappers.cpp - The C text of tracking wrappers
-//----------------------===//
+//===- wrappers.cpp - The C text of tracking wrappers ---------------------===//
 #include "wrappers.h"
 
 #include <sstream>
+#include <vector>
 
 namespace msledger {
 
@@ -30,7 +30,97 @@ std::string declarator(const std::string &type, const std::string &name) {
   return type + (type.back() == '*' ? "" : " ") + name;
 }
 
-std::string quoted(const std::string &text) { return "\"" + text + "\""; }
+/// `text` as a C string literal.
+std::string quoted(const std::string &text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\')
+      out += '\\';
+    if (c == '\n')
+      out += "\\n";
+    else if (c == '\r')
+      out += "\\r";
+    else
+      out += c;
+  }
+  return out + "\"";
+}
+
+/// The parameter that carries a per-device handle's device, or an
+/// allocation's size: what msledger_record_acquire takes as its size.
+int sizeParameter(const Function &f) {
+  return f.deviceParam >= 0 ? f.deviceParam : f.sizeParam;
+}
+
+/// The statements of a C wrapper around `f`, whose parameter p's value is in
+/// the variable args[p]; msledger_site_, msledger_api_ (the API's index) and,
+/// unless `f` returns void, msledger_result_ are declared and the first two
+/// set. The result is left in msledger_result_.
+std::string wrapperStatements(const Catalog &catalog, const Function &f,
+                              const std::vector<std::string> &args) {
+  const Family &family = catalog.familyOf(f);
+  std::string list;
+  for (size_t p = 0; p < args.size(); ++p)
+    list += (p ? ", " : "") + args[p];
+  std::string call = (f.returnType == "void" ? "" : "msledger_result_ = ") +
+                     f.name + "(" + list + ");\n";
+  std::string handle;
+  switch (f.handleFrom) {
+  case HandleFrom::Out:
+    handle = "(uint64_t)(uintptr_t)(*" + args[f.handleParam] + ")";
+    break;
+  case HandleFrom::Param:
+    handle = "(uint64_t)(uintptr_t)(" + args[f.handleParam] + ")";
+    break;
+  case HandleFrom::Return:
+    handle = "(uint64_t)(uintptr_t)(msledger_result_)";
+    break;
+  case HandleFrom::None:
+    handle = "0";
+    break;
+  }
+  std::ostringstream out;
+  out << "  if (msledger_api_interposed(msledger_api_)) {\n"
+      << "    msledger_set_site(msledger_site_);\n"
+      << "    " << call << "    msledger_set_site(0);\n"
+      << "  } else {\n";
+  if (isAcquiring(f.role)) {
+    int sizeParam = sizeParameter(f);
+    std::string size =
+        sizeParam >= 0 ? "(uint64_t)(" + args[sizeParam] + ")" : "0";
+    std::string space = f.spaceFlagParam >= 0 ? "msledger_driver_space_(" +
+                                                    args[f.spaceFlagParam] + ")"
+                                              : cSpace(family.space);
+    out << "    " << call << "    if ("
+        << successCondition(f, "msledger_result_") << ")\n"
+        << "      msledger_record_acquire(msledger_api_, " << handle << ", "
+        << size << ", " << space << ", msledger_site_);\n";
+  } else {
+    // A null pointer is no release (free(NULL)); other handles are checked.
+    std::string guard =
+        f.handleFrom == HandleFrom::Param && family.handleIsPointer
+            ? "(" + args[f.handleParam] + ") != 0"
+            : "1";
+    out << "    msledger_release msledger_state_;\n"
+        << "    int msledger_tracked_ = " << guard << ";\n"
+        << "    if (msledger_tracked_)\n"
+        << "      msledger_release_begin(msledger_api_, " << handle
+        << ", msledger_site_, &msledger_state_);\n"
+        << "    " << call << "    if (msledger_tracked_)\n"
+        << "      msledger_release_end(&msledger_state_, "
+        << successCondition(f, "msledger_result_") << ");\n";
+  }
+  out << "  }\n";
+  return out.str();
+}
+
+/// `text` as the body of a #define: every line ends in a backslash.
+std::string macroBody(const std::string &text) {
+  std::string out;
+  for (char c : text)
+    out += c == '\n' ? std::string(" \\\n") : std::string(1, c);
+  return out;
+}
 
 } // namespace
 
@@ -47,153 +137,244 @@ std::string successCondition(const Function &f, const std::string &result) {
 }
 
 std::string wrapperHelpers() {
-  return "/* A call site as static data, defined where msrewrite put it "
-         "(inside a\n"
-         " * function: a statement expression). */\n"
-         "#define MSLEDGER_SITE(file, line, column, serial, callee, function) "
-         "\\\n"
-         "  (__extension__({ \\\n"
-         "    static const msledger_site msledger_site_data_ = {file, line, "
-         "column, serial, callee, function}; \\\n"
-         "    &msledger_site_data_; \\\n"
-         "  }))\n\n"
-         "/* A call of a project function that reaches a catalog call, as "
-         "msrewrite\n"
-         " * wraps it: the call's site is pushed on the thread's call chain "
-         "while it\n"
-         " * runs (popped on return, and by unwinding in C++), so events "
-         "inside it\n"
-         " * name the chain of calls that led to them. */\n"
-         "#ifdef __cplusplus\n"
-         "struct msledger_frame_guard_ {\n"
-         "  explicit msledger_frame_guard_(const msledger_site *site) { "
-         "msledger_frame_push(site); }\n"
-         "  ~msledger_frame_guard_() { msledger_frame_pop(); }\n"
-         "  msledger_frame_guard_(const msledger_frame_guard_ &) = delete;\n"
-         "  msledger_frame_guard_ &operator=(const msledger_frame_guard_ &) = "
-         "delete;\n"
-         "};\n"
-         "#define MSLEDGER_CHAIN(site, ...) "
-         "((void)msledger_frame_guard_(site), __VA_ARGS__)\n"
-         "#else\n"
-         "static inline void msledger_frame_pop_(char *frame) { (void)frame; "
-         "msledger_frame_pop(); }\n"
-         "#define MSLEDGER_CHAIN(site, ...) \\\n"
-         "  (__extension__({ \\\n"
-         "    __attribute__((cleanup(msledger_frame_pop_))) char "
-         "msledger_frame_ = (msledger_frame_push(site), 0); \\\n"
-         "    __VA_ARGS__; \\\n"
-         "  }))\n"
-         "#endif\n\n"
-         "/* The catalog index of an API, looked up once per wrapper. */\n"
-         "static inline int msledger_api_cached_(const char *name, int *cache) "
-         "{\n"
-         "  int api = __atomic_load_n(cache, __ATOMIC_RELAXED);\n"
-         "  if (api == -2) {\n"
-         "    api = msledger_api_index(name);\n"
-         "    __atomic_store_n(cache, api, __ATOMIC_RELAXED);\n"
-         "  }\n"
-         "  return api;\n"
-         "}\n\n"
-         "/* The same for an API of a catalog addition, registered on first "
-         "use. */\n"
-         "static inline int msledger_api_registered_(const "
-         "msledger_api_description *description, int *cache) {\n"
-         "  int api = __atomic_load_n(cache, __ATOMIC_RELAXED);\n"
-         "  if (api == -2) {\n"
-         "    api = msledger_register_api(description);\n"
-         "    __atomic_store_n(cache, api, __ATOMIC_RELAXED);\n"
-         "  }\n"
-         "  return api;\n"
-         "}\n\n"
-         "static inline msledger_space msledger_driver_space_(unsigned long "
-         "long flag) {\n"
-         "  unsigned type = (unsigned)((flag >> 10) & 0xF);\n"
-         "  return type == 2 ? MSLEDGER_SPACE_HOST : type == 3 ? "
-         "MSLEDGER_SPACE_DVPP : MSLEDGER_SPACE_GM;\n"
-         "}\n\n";
+  return R"(/* A call site as static data, defined where msrewrite put it (inside a
+ * function: a statement expression). */
+#define MSLEDGER_SITE(file, line, column, serial, callee, function) \
+  (__extension__({ \
+    static const msledger_site msledger_site_data_ = {file, line, column, serial, callee, function}; \
+    &msledger_site_data_; \
+  }))
+
+/* A call of a project function that reaches a catalog call, as msrewrite
+ * wraps it: the call's site is pushed on the thread's call chain while it
+ * runs (popped on return, and by unwinding in C++), so events inside it
+ * name the chain of calls that led to them. */
+#ifdef __cplusplus
+struct msledger_frame_guard_ {
+  explicit msledger_frame_guard_(const msledger_site *site) { msledger_frame_push(site); }
+  ~msledger_frame_guard_() { msledger_frame_pop(); }
+  msledger_frame_guard_(const msledger_frame_guard_ &) = delete;
+  msledger_frame_guard_ &operator=(const msledger_frame_guard_ &) = delete;
+};
+#define MSLEDGER_CHAIN(site, ...) ((void)msledger_frame_guard_(site), __VA_ARGS__)
+#else
+static inline void msledger_frame_pop_(char *frame) { (void)frame; msledger_frame_pop(); }
+#define MSLEDGER_CHAIN(site, ...) \
+  (__extension__({ \
+    __attribute__((cleanup(msledger_frame_pop_))) char msledger_frame_ = (msledger_frame_push(site), 0); \
+    __VA_ARGS__; \
+  }))
+#endif
+
+/* The API of a catalog addition (a wrapper function msrewrite defines in the
+ * file), registered on first use. */
+static inline int msledger_api_registered_(const msledger_api_description *description, int *cache) {
+  int api = __atomic_load_n(cache, __ATOMIC_RELAXED);
+  if (api == -2) {
+    api = msledger_register_api(description);
+    __atomic_store_n(cache, api, __ATOMIC_RELAXED);
+  }
+  return api;
 }
 
-std::string trackingWrapper(const Catalog &catalog, const Function &f,
-                            bool registers) {
-  const Family &family = catalog.familyOf(f);
-  bool isVoid = f.returnType == "void";
-  std::string params = "const msledger_site *msledger_site_", args;
-  for (size_t p = 0; p < f.params.size(); ++p) {
-    params += ", " + declarator(f.params[p].type, f.params[p].name);
-    args += (p ? ", " : "") + f.params[p].name;
+/* The memory space a halMemAlloc flag asks for: bits 10-13. */
+static inline msledger_space msledger_driver_space_(unsigned long long flag) {
+  unsigned type = (unsigned)((flag >> 10) & 0xF);
+  return type == 2 ? MSLEDGER_SPACE_HOST : type == 3 ? MSLEDGER_SPACE_DVPP : MSLEDGER_SPACE_GM;
+}
+
+#ifdef __cplusplus
+/* C++: msledger_NAME is (msledger_track_::Api<decltype(&NAME), &NAME, ...>{..}),
+ * a call of which takes the site and then NAME's own parameter types: the
+ * arguments are converted exactly as NAME(args) converts them. (C++11.) */
+namespace msledger_track_ {
+template <class T> inline uint64_t bits(T *pointer) { return (uint64_t)(uintptr_t)pointer; }
+template <class T> inline uint64_t bits(T value) { return (uint64_t)value; }
+
+/* The I-th of a parameter pack. */
+template <int I> struct At {
+  template <class T, class... Rest>
+  static auto get(T &, Rest &...rest) -> decltype(At<I - 1>::get(rest...)) { return At<I - 1>::get(rest...); }
+};
+template <> struct At<0> {
+  template <class T, class... Rest> static T &get(T &first, Rest &...) { return first; }
+};
+/* The value of parameter I (or what it points to), as a ledger number; 0 for none (-1). */
+template <int I, bool Deref> struct Arg {
+  template <class... A> static uint64_t value(A &...args) { return bits(At<I>::get(args...)); }
+};
+template <int I> struct Arg<I, true> {
+  template <class... A> static uint64_t value(A &...args) { return bits(*At<I>::get(args...)); }
+};
+struct NoArg {
+  template <class... A> static uint64_t value(A &...) { return 0; }
+};
+template <> struct Arg<-1, false> : NoArg {};
+template <> struct Arg<-1, true> : NoArg {};
+
+/* A call's result, void included. Rule: 0 equals Expected, 1 non-null, 2 always. */
+template <class R> struct Result {
+  R value;
+  template <class F, class... A> void call(F function, A &...args) { value = function(args...); }
+  bool succeeded(int rule, long long expected) const {
+    return rule == 0 ? bits(value) == (uint64_t)expected : rule == 1 ? bits(value) != 0 : true;
   }
-  std::string handle;
+  uint64_t handle() const { return bits(value); }
+  R get() const { return value; }
+};
+template <> struct Result<void> {
+  template <class F, class... A> void call(F function, A &...args) { function(args...); }
+  bool succeeded(int, long long) const { return true; }
+  uint64_t handle() const { return 0; }
+  void get() const {}
+};
+
+/* Handle: 0 none, 1 written through parameter HandleParam, 2 passed in it, 3 returned. */
+template <class F, F Function, int Index, bool Acquires, int Handle, int HandleParam, int SizeParam,
+          int SpaceFlagParam, int Space, int Rule, long long Expected, bool NullIsNoRelease>
+struct Api;
+template <class R, class... P, R (*Function)(P...), int Index, bool Acquires, int Handle, int HandleParam,
+          int SizeParam, int SpaceFlagParam, int Space, int Rule, long long Expected, bool NullIsNoRelease>
+struct Api<R (*)(P...), Function, Index, Acquires, Handle, HandleParam, SizeParam, SpaceFlagParam, Space, Rule,
+           Expected, NullIsNoRelease> {
+  typedef Arg<(Handle == 1 || Handle == 2) ? HandleParam : -1, Handle == 1> HandleArg;
+  const char *name;
+  R operator()(const msledger_site *site, P... args) const {
+    int api = msledger_api_index_hint(Index, name);
+    Result<R> result;
+    if (msledger_api_interposed(api)) {
+      msledger_set_site(site);
+      result.call(Function, args...);
+      msledger_set_site(0);
+    } else if (Acquires) {
+      result.call(Function, args...);
+      if (result.succeeded(Rule, Expected)) {
+        uint64_t handle = Handle == 3 ? result.handle() : HandleArg::value(args...);
+        msledger_space space = SpaceFlagParam >= 0
+            ? msledger_driver_space_(Arg<SpaceFlagParam, false>::value(args...)) : (msledger_space)Space;
+        msledger_record_acquire(api, handle, Arg<SizeParam, false>::value(args...), space, site);
+      }
+    } else {
+      uint64_t handle = HandleArg::value(args...);
+      int tracked = !(NullIsNoRelease && handle == 0);
+      msledger_release state;
+      if (tracked)
+        msledger_release_begin(api, handle, site, &state);
+      result.call(Function, args...);
+      if (tracked)
+        msledger_release_end(&state, result.succeeded(Rule, Expected));
+    }
+    return result.get();
+  }
+};
+} /* namespace msledger_track_ */
+#else
+/* C: the arguments of a wrapped call are evaluated into temporaries as the
+ * arguments of one call, in the order the compiler evaluates a call's. */
+static inline void msledger_args_(int first, ...) { (void)first; }
+#endif
+
+)";
+}
+
+std::string trackingMacro(const Catalog &catalog, size_t index) {
+  const Function &f = catalog.functions()[index];
+  const Family &family = catalog.familyOf(f);
+  int handle = 0;
   switch (f.handleFrom) {
+  case HandleFrom::None:
+    handle = 0;
+    break;
   case HandleFrom::Out:
-    handle = "(uint64_t)(uintptr_t)(*" + f.params[f.handleParam].name + ")";
+    handle = 1;
     break;
   case HandleFrom::Param:
-    handle = "(uint64_t)(uintptr_t)(" + f.params[f.handleParam].name + ")";
+    handle = 2;
     break;
   case HandleFrom::Return:
-    handle = "(uint64_t)(uintptr_t)(msledger_result_)";
-    break;
-  case HandleFrom::None:
-    handle = "0";
+    handle = 3;
     break;
   }
-  std::string call = isVoid ? f.name + "(" + args + ");\n"
-                            : declarator(f.returnType, "msledger_result_") +
-                                  " = " + f.name + "(" + args + ");\n";
+  int rule = f.success == SuccessRule::Equals    ? 0
+             : f.success == SuccessRule::NonNull ? 1
+                                                 : 2;
+  bool nullIsNoRelease =
+      f.handleFrom == HandleFrom::Param && family.handleIsPointer;
+  std::ostringstream out;
+  // C++: a template bound to &NAME, parenthesised so that the commas of its
+  // arguments survive being passed on through other macros.
+  out << "#ifdef __cplusplus\n#define msledger_" << f.name
+      << " (msledger_track_::Api<decltype(&" << f.name << "), &" << f.name
+      << ", " << index << ", " << (isAcquiring(f.role) ? "true" : "false")
+      << ", " << handle << ", " << f.handleParam << ", " << sizeParameter(f)
+      << ", " << f.spaceFlagParam << ", " << cSpace(family.space) << ", "
+      << rule << ", " << f.successValue << "LL, "
+      << (nullIsNoRelease ? "true" : "false") << ">{" << quoted(f.name)
+      << "})\n#else\n";
+  // C: the arguments go through __VA_ARGS__ first, so that a macro that
+  // expands to several of them is expanded before they are counted.
+  std::vector<std::string> args;
+  std::string params, assignments;
+  for (size_t p = 0; p < f.params.size(); ++p) {
+    args.push_back("msledger_a" + std::to_string(p) + "_");
+    params += ", a" + std::to_string(p);
+    assignments += std::string(p ? ", " : "") + "(" + args[p] + " = (a" +
+                   std::to_string(p) + "), 0)";
+  }
+  std::string inner = "msledger_c_" + f.name + "_";
+  if (f.params.empty())
+    out << "#define msledger_" << f.name << "(msledger_s_) " << inner
+        << "(msledger_s_)\n";
+  else
+    out << "#define msledger_" << f.name << "(msledger_s_, ...) " << inner
+        << "(msledger_s_, __VA_ARGS__)\n";
+  std::ostringstream body;
+  body << "(__extension__({\n"
+       << "  const msledger_site *msledger_site_ = (msledger_s_);\n"
+       << "  int msledger_api_;\n";
+  if (f.returnType != "void")
+    body << "  " << declarator(f.returnType, "msledger_result_") << ";\n";
+  for (size_t p = 0; p < f.params.size(); ++p)
+    body << "  " << declarator(f.params[p].type, args[p]) << ";\n";
+  if (!f.params.empty())
+    body << "  msledger_args_(" << assignments << ");\n";
+  body << "  msledger_api_ = msledger_api_index_hint(" << index << ", "
+       << quoted(f.name) << ");\n"
+       << wrapperStatements(catalog, f, args)
+       << (f.returnType == "void" ? "  (void)0;\n" : "  msledger_result_;\n")
+       << "}))";
+  out << "#define " << inner << "(msledger_s_" << params << ") "
+      << macroBody(body.str()) << "\n#endif\n";
+  return out.str();
+}
+
+std::string trackingWrapper(const Catalog &catalog, const Function &f) {
+  const Family &family = catalog.familyOf(f);
+  std::string params = "const msledger_site *msledger_site_";
+  std::vector<std::string> args;
+  for (const Param &param : f.params) {
+    params += ", " + declarator(param.type, param.name);
+    args.push_back(param.name);
+  }
   std::ostringstream out;
   out << "static inline " << declarator(f.returnType, "msledger_" + f.name)
       << "(" << params << ") {\n"
-      << "  static int msledger_api_ = -2;\n";
-  if (registers) {
-    out << "  static const msledger_api_description msledger_description_ = {"
-        << quoted(f.name) << ", " << quoted(roleName(f.role)) << ", "
-        << quoted(family.name) << ", " << quoted(family.display) << ", "
-        << quoted(levelName(family.level)) << ", "
-        << quoted(kindName(family.kind)) << ", " << quoted(family.space) << ", "
-        << quoted(family.nameSpace) << ", " << (family.refcounted ? 1 : 0)
-        << ", " << (family.handleIsPointer ? 1 : 0) << ", "
-        << (family.hasHandle ? 1 : 0) << "};\n"
-        << "  int api = msledger_api_registered_(&msledger_description_, "
-           "&msledger_api_);\n";
-  } else {
-    out << "  int api = msledger_api_cached_(" << quoted(f.name)
-        << ", &msledger_api_);\n";
-  }
-  out << "  if (msledger_api_interposed(api)) {\n"
-      << "    msledger_set_site(msledger_site_);\n"
-      << "    " << call << "    msledger_set_site(0);\n"
-      << (isVoid ? "    return;\n" : "    return msledger_result_;\n")
-      << "  }\n";
-  if (isAcquiring(f.role)) {
-    // A per-device handle keeps its device where a size would be.
-    int sizeParam = f.deviceParam >= 0 ? f.deviceParam : f.sizeParam;
-    std::string size =
-        sizeParam >= 0 ? "(uint64_t)(" + f.params[sizeParam].name + ")" : "0";
-    std::string space =
-        f.spaceFlagParam >= 0
-            ? "msledger_driver_space_(" + f.params[f.spaceFlagParam].name + ")"
-            : cSpace(family.space);
-    out << "  {\n  " << call << "  if ("
-        << successCondition(f, "msledger_result_") << ")\n"
-        << "    msledger_record_acquire(api, " << handle << ", " << size << ", "
-        << space << ", msledger_site_);\n";
-  } else {
-    std::string guard =
-        f.handleFrom == HandleFrom::Param && family.handleIsPointer
-            ? "(" + f.params[f.handleParam].name + ") != 0"
-            : "1";
-    out << "  {\n"
-        << "  msledger_release msledger_state_;\n"
-        << "  int msledger_tracked_ = " << guard << ";\n"
-        << "  if (msledger_tracked_)\n"
-        << "    msledger_release_begin(api, " << handle
-        << ", msledger_site_, &msledger_state_);\n"
-        << "  " << call << "  if (msledger_tracked_)\n"
-        << "    msledger_release_end(&msledger_state_, "
-        << successCondition(f, "msledger_result_") << ");\n";
-  }
-  out << (isVoid ? "  }\n" : "  return msledger_result_;\n  }\n") << "}\n";
+      << "  static int msledger_cache_ = -2;\n"
+      << "  static const msledger_api_description msledger_description_ = {"
+      << quoted(f.name) << ", " << quoted(roleName(f.role)) << ", "
+      << quoted(family.name) << ", " << quoted(family.display) << ", "
+      << quoted(levelName(family.level)) << ", "
+      << quoted(kindName(family.kind)) << ", " << quoted(family.space) << ", "
+      << quoted(family.nameSpace) << ", " << (family.refcounted ? 1 : 0) << ", "
+      << (family.handleIsPointer ? 1 : 0) << ", " << (family.hasHandle ? 1 : 0)
+      << "};\n"
+      << "  int msledger_api_ = msledger_api_registered_("
+         "&msledger_description_, &msledger_cache_);\n";
+  if (f.returnType != "void")
+    out << "  " << declarator(f.returnType, "msledger_result_") << ";\n";
+  out << wrapperStatements(catalog, f, args)
+      << (f.returnType == "void" ? "" : "  return msledger_result_;\n")
+      << "}\n";
   return out.str();
 }
 

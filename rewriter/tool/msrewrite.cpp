@@ -662,8 +662,8 @@ Rewrite planRewrite(const CompilationDatabase &database,
       kept.push_back(site);
     }
     for (const auto &use : firstUse)
-      wrappers[static_cast<unsigned>(use.second)] += trackingWrapper(
-          catalog, *catalog.findFunction(use.first), /*registers=*/true);
+      wrappers[static_cast<unsigned>(use.second)] +=
+          trackingWrapper(catalog, *catalog.findFunction(use.first));
     if (kept.size() != planned.sites.size()) {
       planned.sites = kept;
       assignSerials(planned.relative, planned.sites);

@@ -243,10 +243,10 @@ std::string track(const Catalog &catalog, const std::string &source) {
       << " * catalog's calls (see rewriter/lib/wrappers.h). Usable from C and "
          "C++;\n"
       << " * rewritten code gets it with -include (msrewrite "
-         "--print-build-flags), so\n"
-      << " * it compiles wherever the toolkit's headers are not on the include "
-         "path\n"
-      << " * too: the wrappers are there only if they are. */\n"
+         "--print-build-flags).\n"
+      << " * It includes no toolkit header, so it compiles with any "
+         "release's\n"
+      << " * headers, or none. */\n"
       << "#ifndef MSLEDGER_TRACK_H\n#define MSLEDGER_TRACK_H\n\n";
   // Read with -include, this header comes ahead of the file's own
   // `#define _GNU_SOURCE` (or _POSIX_C_SOURCE, ...), and the headers it
@@ -262,18 +262,17 @@ std::string track(const Catalog &catalog, const std::string &source) {
     out << "#ifndef " << macro << "\n#define " << macroMark(macro)
         << "\n#endif\n";
   out << "\n#include \"msledger/msledger.h\"\n\n#include <stdint.h>\n\n"
-      << wrapperHelpers() << "#if";
-  for (size_t i = 0; i < catalog.headers().size(); ++i)
-    out << (i ? " && \\\n   " : " ") << "__has_include(\""
-        << catalog.headers()[i] << "\")";
-  out << "\n";
-  for (const std::string &header : catalog.headers())
-    out << "#include \"" << header << "\"\n";
-  out << "\n";
-  for (const Function &function : catalog.functions())
-    out << trackingWrapper(catalog, function, /*registers=*/false) << "\n";
-  out << "#endif\n\n"
-      << "/* Read with -include, this header came ahead of the file's own\n"
+      << wrapperHelpers()
+      << "/* One macro per catalog function. Each names its API and the API's "
+         "types\n"
+      << " * only where msrewrite put it, in place of a call of that API: "
+         "nothing\n"
+      << " * here needs a toolkit header, or an API that the file's headers "
+         "do not\n"
+      << " * declare. */\n";
+  for (size_t i = 0; i < catalog.functions().size(); ++i)
+    out << trackingMacro(catalog, i);
+  out << "\n/* Read with -include, this header came ahead of the file's own\n"
          " * feature-test macros (_GNU_SOURCE, _POSIX_C_SOURCE, ...), but what "
          "it\n"
          " * includes read the C library's <features.h>: undo that, so that "

@@ -4,6 +4,7 @@
 #include "ledger.h"
 
 #include <cstdio>
+#include <cstring>
 #include <new>
 
 using namespace msledger;
@@ -28,6 +29,14 @@ extern "C" {
 
 __attribute__((visibility("default"))) int
 msledger_api_index(const char *callee) {
+  return apiIndex(callee);
+}
+
+__attribute__((visibility("default"))) int
+msledger_api_index_hint(int hint, const char *callee) {
+  if (callee && hint >= 0 && static_cast<size_t>(hint) < apiCount() &&
+      strcmp(apiInfo(static_cast<unsigned>(hint)).name, callee) == 0)
+    return hint;
   return apiIndex(callee);
 }
 

@@ -55,6 +55,11 @@ typedef enum msledger_space {
 /* The catalog index of an API ("aclrtMalloc"), or -1 if the catalog does not
  * list it. Indices are stable for one build of the library. */
 int msledger_api_index(const char *callee);
+/* The same, starting from where the catalog that generated msledger/track.h
+ * put it: `hint` when that index still names `callee` (a string compare),
+ * else msledger_api_index(callee). What track.h's wrappers call on each use:
+ * they are macros, which can keep no cache of their own. */
+int msledger_api_index_hint(int hint, const char *callee);
 
 /*
  * An API the built-in catalog does not list -- a project's own allocator,
