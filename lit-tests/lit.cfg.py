@@ -4,6 +4,8 @@
 #   %acl_cc / %acl_cxx  compile and link a C / C++ test program against the
 #                       simulated CANN device (warnings are errors)
 #   %simcann            the simulated toolkit (what ASCEND_HOME_PATH would be)
+#   %hal_include        -I for the driver's header, which a toolkit keeps off
+#                       the ACL include path (include/experiment/ascend_hal)
 #   %npu-smi            the simulated npu-smi
 #   %msledger           the launcher; %preload its interposer library
 #   %ledger_link        flags to build against msledger/msledger.h and link libmsledger
@@ -27,12 +29,16 @@ config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.msledger_obj_root, "lit-tests")
 
 simcann = config.msledger_simcann_dir
-link = "-L{0}/lib64 -Wl,-rpath,{0}/lib64 -Wl,--no-as-needed -lascendcl -lascend_hal -lpthread".format(simcann)
+link = "-L{0}/lib64 -Wl,-rpath,{0}/lib64 -Wl,--no-as-needed -lascendcl -lacl_dvpp -lascend_hal -lpthread".format(simcann)
+# The ACL headers' folder, as in a real toolkit; a test that includes the
+# driver's header or DVPP's says so, as an application must (%hal_include,
+# -DENABLE_DVPP_INTERFACE).
 include = "-I{0}/include".format(simcann)
 config.substitutions.append(
     ("%acl_cc", "{} -std=c11 -g -Wall -Wextra -Werror {} {}".format(config.c_compiler, include, link)))
 config.substitutions.append(
     ("%acl_cxx", "{} -std=c++17 -g -Wall -Wextra -Werror {} {}".format(config.cxx_compiler, include, link)))
+config.substitutions.append(("%hal_include", "-I{0}/include/experiment/ascend_hal".format(simcann)))
 config.substitutions.append(("%simcann", simcann))
 config.substitutions.append(("%npu-smi", os.path.join(config.msledger_bin_dir, "npu-smi")))
 config.substitutions.append(("%msrewrite", os.path.join(config.msledger_bin_dir, "msrewrite")))

@@ -2,7 +2,7 @@
 // from ACL and DRV_ERROR_OUT_OF_MEMORY (6) from the driver; nothing crashes and
 // freed memory is usable again. MSSIM_DEVICE_MEMORY sets the capacity.
 //
-// RUN: %acl_cc %s -o %t
+// RUN: %acl_cc %hal_include %s -o %t
 // RUN: env MSSIM_DEVICE_MEMORY=64M %t | FileCheck %s
 // RUN: env MSSIM_DEVICE_MEMORY=lots %t 2>&1 | FileCheck %s --check-prefix=BAD
 #include "acl/acl.h"

@@ -3,7 +3,7 @@
 // releases them once the last reference goes; aclFinalize releases what the
 // application never reset. Every stream holds 16 KiB until it is destroyed.
 //
-// RUN: %acl_cc -shared -fPIC %S/Inputs/hal_trace.c -o %t.trace.so
+// RUN: %acl_cc %hal_include -shared -fPIC %S/Inputs/hal_trace.c -o %t.trace.so
 // RUN: %acl_cc %s -o %t
 // RUN: env LD_PRELOAD=%t.trace.so %t | FileCheck %s
 #include "acl/acl.h"

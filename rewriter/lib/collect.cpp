@@ -264,8 +264,23 @@ private:
     // edits be made in one place, whatever macros the call went through.
     const LangOptions &lang = Context.getLangOpts();
     std::optional<Token> next = Lexer::findNextToken(nameSpelling, SM, lang);
-    while (next && next->is(tok::r_paren)) // (aclrtFree)(p)
+    bool parenthesised = false;
+    while (next && next->is(tok::r_paren)) { // (aclrtFree)(p)
+      parenthesised = true;
       next = Lexer::findNextToken(next->getLocation(), SM, lang);
+    }
+    if (parenthesised && !lang.CPlusPlus) {
+      // C's wrappers are function-like macros, which a ')' between name and
+      // '(' does not expand. Not rewritten for any translation unit: a
+      // header's text is one for all of them.
+      note(nameSpelling, "call to " + name +
+                             " not rewritten: in C, a parenthesised callee "
+                             "cannot take its site (msledger's wrappers are "
+                             "macros there); the interposer still tracks it, "
+                             "without a site");
+      Out.unrewritable[file].insert(SM.getFileOffset(nameSpelling));
+      return;
+    }
     if (!next || !next->is(tok::l_paren) ||
         SM.getFileID(next->getLocation()) != SM.getFileID(nameSpelling)) {
       note(nameSpelling, "call to " + name +

@@ -46,6 +46,9 @@ struct TranslationUnitSites {
   std::map<std::string, std::string> contents; // absolute path -> original text
   std::vector<std::string> notes;              // "file:line:col: note: ..."
   unsigned outsideRoot = 0;                    // calls in files we never touch
+  // Calls that this translation unit cannot compile rewritten (by name
+  // offset): left as they are for every translation unit.
+  std::map<std::string, std::set<unsigned>> unrewritable;
   std::set<std::string> projectFiles; // files under the root the TU read
   // For call chains: the project functions (by USR) that call a catalog
   // function, which project function calls which, and the calls to them.

@@ -33,6 +33,7 @@
 
 #include <boost/json.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -586,6 +587,7 @@ Rewrite planRewrite(const CompilationDatabase &database,
   Rewrite rewrite;
   std::map<std::string, std::vector<CallSite>> sites;
   std::map<std::string, std::string> contents;
+  std::map<std::string, std::set<unsigned>> unrewritable;
   for (size_t i = 0; i < files.size(); ++i) {
     if (!ok[i]) {
       rewrite.failedFiles.insert(normalisePath(files[i]));
@@ -594,6 +596,9 @@ Rewrite planRewrite(const CompilationDatabase &database,
     for (auto &entry : results[i].sites)
       sites[entry.first].insert(sites[entry.first].end(), entry.second.begin(),
                                 entry.second.end());
+    for (auto &entry : results[i].unrewritable)
+      unrewritable[entry.first].insert(entry.second.begin(),
+                                       entry.second.end());
     contents.insert(results[i].contents.begin(), results[i].contents.end());
     rewrite.notes.insert(results[i].notes.begin(), results[i].notes.end());
     rewrite.outside += results[i].outsideRoot;
@@ -636,6 +641,18 @@ Rewrite planRewrite(const CompilationDatabase &database,
     const std::string &before = contents[path];
     if (isInstrumented(before))
       continue; // the files named are counted above; headers stay as they are
+    // A call one translation unit could not compile rewritten stays as it
+    // is for all of them (noted where it was seen).
+    if (auto skipped = unrewritable.find(path); skipped != unrewritable.end())
+      entry.second.erase(
+          std::remove_if(entry.second.begin(), entry.second.end(),
+                         [&](const CallSite &site) {
+                           return !site.frame &&
+                                  skipped->second.count(site.nameOffset);
+                         }),
+          entry.second.end());
+    if (entry.second.empty())
+      continue;
     Planned planned{path, relativeTo(path, root), before, "", entry.second};
     assignSerials(planned.relative, planned.sites);
     // A catalog addition has no wrapper in msledger/track.h: its wrapper is

@@ -3,14 +3,52 @@
 // Every allocation here is one driver call, as in the real runtime: device
 // memory is padded to (size + 32 + 31) / 32 * 32 and requested with the
 // application's module id (APP) in the flag. DVPP memory (acldvppMalloc and
-// hi_mpi_dvpp_malloc) is here too: it is device memory of another type.
+// hi_mpi_dvpp_malloc) is device memory of another type, allocated by
+// libacl_dvpp.so through allocateOnDevice.
 //
 //===----------------------------------------------------------------------===//
-#include "acl/dvpp/hi_dvpp.h"
-#include "acl/ops/acl_dvpp.h"
 #include "runtime.h"
 
 using namespace mssim;
+
+namespace mssim {
+
+aclError allocateOnDevice(const char *api, void **devPtr, size_t size,
+                          uint64_t request, unsigned long long type,
+                          unsigned module) {
+  if (!devPtr)
+    return fail(ACL_ERROR_INVALID_PARAM, api, "devPtr is null");
+  if (size == 0)
+    return fail(ACL_ERROR_INVALID_PARAM, api, "size is 0");
+  int32_t device = currentDevice();
+  if (device < 0)
+    return fail(ACL_ERROR_RT_CONTEXT_NULL, api,
+                "no device is set on this thread (call aclrtSetDevice)");
+  drvError_t error =
+      halMemAlloc(devPtr, request, driverFlag(device, type, module));
+  if (error == DRV_ERROR_OUT_OF_MEMORY)
+    return fail(ACL_ERROR_RT_MEMORY_ALLOCATION, api,
+                "out of device memory: " + std::to_string(size) +
+                    " bytes on device " + std::to_string(device));
+  if (error != DRV_ERROR_NONE)
+    return fail(fromDriver(error), api,
+                "driver error " + std::to_string(error));
+  return ACL_SUCCESS;
+}
+
+aclError freeMemory(const char *api, void *ptr, bool synchronize) {
+  if (!ptr)
+    return fail(ACL_ERROR_INVALID_PARAM, api, "pointer is null");
+  if (synchronize)
+    aclrtSynchronizeDevice();
+  drvError_t error = halMemFree(ptr);
+  if (error != DRV_ERROR_NONE)
+    return fail(ACL_ERROR_RT_MEMORY_FREE, api,
+                hexAddress(ptr) + " is not a live allocation");
+  return ACL_SUCCESS;
+}
+
+} // namespace mssim
 
 namespace {
 
@@ -37,31 +75,6 @@ unsigned moduleFrom(const aclrtMallocConfig *cfg) {
   return APP_MODULE_ID;
 }
 
-/// One driver allocation of `request` bytes of `type` memory on the current
-/// device for a caller asking for `size`.
-aclError allocateOnDevice(const char *api, void **devPtr, size_t size,
-                          uint64_t request, unsigned long long type,
-                          unsigned module) {
-  if (!devPtr)
-    return fail(ACL_ERROR_INVALID_PARAM, api, "devPtr is null");
-  if (size == 0)
-    return fail(ACL_ERROR_INVALID_PARAM, api, "size is 0");
-  int32_t device = currentDevice();
-  if (device < 0)
-    return fail(ACL_ERROR_RT_CONTEXT_NULL, api,
-                "no device is set on this thread (call aclrtSetDevice)");
-  drvError_t error =
-      halMemAlloc(devPtr, request, driverFlag(device, type, module));
-  if (error == DRV_ERROR_OUT_OF_MEMORY)
-    return fail(ACL_ERROR_RT_MEMORY_ALLOCATION, api,
-                "out of device memory: " + std::to_string(size) +
-                    " bytes on device " + std::to_string(device));
-  if (error != DRV_ERROR_NONE)
-    return fail(fromDriver(error), api,
-                "driver error " + std::to_string(error));
-  return ACL_SUCCESS;
-}
-
 aclError deviceMalloc(const char *api, void **devPtr, size_t size,
                       aclrtMemMallocPolicy policy, uint64_t request,
                       unsigned module) {
@@ -71,18 +84,6 @@ aclError deviceMalloc(const char *api, void **devPtr, size_t size,
                     std::to_string(static_cast<int>(policy)));
   return allocateOnDevice(api, devPtr, size, request,
                           MEM_DEV | pageFlag(policy), module);
-}
-
-aclError freeMemory(const char *api, void *ptr, bool synchronize) {
-  if (!ptr)
-    return fail(ACL_ERROR_INVALID_PARAM, api, "pointer is null");
-  if (synchronize)
-    aclrtSynchronizeDevice();
-  drvError_t error = halMemFree(ptr);
-  if (error != DRV_ERROR_NONE)
-    return fail(ACL_ERROR_RT_MEMORY_FREE, api,
-                hexAddress(ptr) + " is not a live allocation");
-  return ACL_SUCCESS;
 }
 
 bool isDeviceMemory(const void *ptr) {
@@ -447,35 +448,6 @@ ACL_FUNC_VISIBILITY aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free,
   *free = info.phy_info.free;
   *total = info.phy_info.total;
   return ACL_SUCCESS;
-}
-
-ACL_FUNC_VISIBILITY aclError acldvppMalloc(void **devPtr, size_t size) {
-  return allocateOnDevice("acldvppMalloc", devPtr, size, size, MEM_DVPP,
-                          APP_MODULE_ID);
-}
-
-ACL_FUNC_VISIBILITY aclError acldvppFree(void *devPtr) {
-  return freeMemory("acldvppFree", devPtr, false);
-}
-
-hi_s32 hi_mpi_dvpp_malloc(hi_u32 dev_id, hi_void **dev_ptr, hi_u64 size) {
-  if (!dev_ptr)
-    return HI_ERR_DVPP_NULL_PTR;
-  if (size == 0)
-    return HI_ERR_DVPP_ILLEGAL_PARAM;
-  drvError_t error = halMemAlloc(
-      dev_ptr, size,
-      driverFlag(static_cast<int32_t>(dev_id), MEM_DVPP, APP_MODULE_ID));
-  if (error == DRV_ERROR_OUT_OF_MEMORY)
-    return HI_ERR_DVPP_NO_MEM;
-  return error == DRV_ERROR_NONE ? HI_SUCCESS : HI_ERR_DVPP_ILLEGAL_PARAM;
-}
-
-hi_s32 hi_mpi_dvpp_free(hi_void *dev_ptr) {
-  if (!dev_ptr)
-    return HI_ERR_DVPP_NULL_PTR;
-  return halMemFree(dev_ptr) == DRV_ERROR_NONE ? HI_SUCCESS
-                                               : HI_ERR_DVPP_ILLEGAL_PARAM;
 }
 
 } // extern "C"

@@ -8,6 +8,7 @@
 //
 // Layering: all device memory, the runtime's own included, comes from the
 // driver (driver/ascend_hal.h); nothing here allocates device memory itself.
+// libacl_dvpp.so (DVPP) stands on libascendcl.so, through what is MSSIM_SHARED.
 //
 // Locking: Runtime::Mutex guards every table. It is never held while waiting
 // for a stream, so a task may call the driver freely.
@@ -27,6 +28,10 @@
 #include <string>
 #include <unordered_map>
 #include <vector>
+
+/// What libascendcl.so exports of its internals for the other libraries of
+/// the simulated toolkit (libacl_dvpp.so), as the real runtime does.
+#define MSSIM_SHARED __attribute__((visibility("default")))
 
 namespace mssim {
 
@@ -88,7 +93,7 @@ enum class HandleKind {
   ChannelDesc
 };
 
-class Runtime {
+class MSSIM_SHARED Runtime {
 public:
   static Runtime &instance();
 
@@ -130,11 +135,21 @@ public:
   static thread_local ContextObject *CurrentContext;
 };
 
+/// One driver allocation of `request` bytes of `type` memory on the current
+/// device for a caller asking for `size`.
+MSSIM_SHARED aclError allocateOnDevice(const char *api, void **devPtr,
+                                       size_t size, uint64_t request,
+                                       unsigned long long type,
+                                       unsigned module);
+/// Frees ACL memory of any type through the driver.
+MSSIM_SHARED aclError freeMemory(const char *api, void *ptr, bool synchronize);
+
 /// Records the message aclGetRecentErrMsg returns and passes `code` through.
-aclError fail(aclError code, const char *api, const std::string &message);
+MSSIM_SHARED aclError fail(aclError code, const char *api,
+                           const std::string &message);
 /// The ACL error for a driver error.
-aclError fromDriver(drvError_t error);
-std::string hexAddress(const void *address);
+MSSIM_SHARED aclError fromDriver(drvError_t error);
+MSSIM_SHARED std::string hexAddress(const void *address);
 /// Registers a newly created handle object and returns it.
 template <typename T> T *trackHandle(T *object, HandleKind kind) {
   Runtime::instance().addHandle(object, kind);
@@ -154,12 +169,14 @@ aclError destroyHandle(const char *api, const T *object, HandleKind kind) {
 }
 
 /// Takes the runtime lock: the current thread's device, or -1.
-int32_t currentDevice();
+MSSIM_SHARED int32_t currentDevice();
 /// Takes the runtime lock: the queue of `stream` (null: the default stream),
 /// or null with the error recorded for `api` in *status.
-Stream *queueFor(const char *api, aclrtStream stream, aclError *status);
+MSSIM_SHARED Stream *queueFor(const char *api, aclrtStream stream,
+                              aclError *status);
 /// Under no lock: synchronises and destroys streams released by the runtime.
-void destroyStreams(std::vector<std::unique_ptr<StreamObject>> &streams);
+MSSIM_SHARED void
+destroyStreams(std::vector<std::unique_ptr<StreamObject>> &streams);
 
 } // namespace mssim
 

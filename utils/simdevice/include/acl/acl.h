@@ -1,6 +1,6 @@
 /* Simulated CANN device: the AscendCL umbrella header, as in real CANN. */
-#ifndef MSSIM_ACL_ACL_H
-#define MSSIM_ACL_ACL_H
+#ifndef INC_EXTERNAL_ACL_ACL_H_
+#define INC_EXTERNAL_ACL_ACL_H_
 
 #include "acl_base.h"
 #include "acl_mdl.h"

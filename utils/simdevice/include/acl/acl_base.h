@@ -5,8 +5,8 @@
  * signatures; names, values and signatures match the real headers so that code
  * built against this file builds against a real CANN toolkit.
  */
-#ifndef MSSIM_ACL_ACL_BASE_H
-#define MSSIM_ACL_ACL_BASE_H
+#ifndef INC_EXTERNAL_ACL_ACL_BASE_H_
+#define INC_EXTERNAL_ACL_ACL_BASE_H_
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,7 +1,7 @@
 /* Simulated CANN device: model loading interfaces (signatures as in the real
  * acl_mdl.h). */
-#ifndef MSSIM_ACL_ACL_MDL_H
-#define MSSIM_ACL_ACL_MDL_H
+#ifndef INC_EXTERNAL_ACL_ACL_MODEL_H_
+#define INC_EXTERNAL_ACL_ACL_MODEL_H_
 
 #include <stddef.h>
 #include <stdint.h>

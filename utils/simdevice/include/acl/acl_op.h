@@ -1,7 +1,7 @@
 /* Simulated CANN device: single-operator interfaces (signatures as in the real
  * acl_op.h). */
-#ifndef MSSIM_ACL_ACL_OP_H
-#define MSSIM_ACL_ACL_OP_H
+#ifndef INC_EXTERNAL_ACL_ACL_OP_H_
+#define INC_EXTERNAL_ACL_ACL_OP_H_
 
 #include <stdbool.h>
 #include <stdint.h>

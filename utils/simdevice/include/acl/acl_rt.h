@@ -2,8 +2,8 @@
  * Simulated CANN device: AscendCL runtime interfaces (devices, contexts,
  * streams, events, memory). Signatures as in the real acl_rt.h.
  */
-#ifndef MSSIM_ACL_ACL_RT_H
-#define MSSIM_ACL_ACL_RT_H
+#ifndef INC_EXTERNAL_ACL_ACL_RT_H_
+#define INC_EXTERNAL_ACL_ACL_RT_H_
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -65,10 +65,13 @@ typedef enum aclrtMemAttr {
   ACL_HBM_MEM_P2P_NORMAL
 } aclrtMemAttr;
 
+/* mssim-release: not in 7.0 */
 typedef enum aclrtHostRegisterType {
   ACL_HOST_REGISTER_MAPPED = 0
 } aclrtHostRegisterType;
+/* mssim-release: end */
 
+/* mssim-release: not in 7.0 */
 typedef enum aclrtMallocAttrType {
   ACL_RT_MEM_ATTR_RSV = 0,
   ACL_RT_MEM_ATTR_MODULE_ID,
@@ -90,6 +93,7 @@ typedef struct aclrtMallocConfig {
   aclrtMallocAttribute *attrs;
   size_t numAttrs;
 } aclrtMallocConfig;
+/* mssim-release: end */
 
 typedef enum aclrtMemLocationType {
   ACL_MEM_LOCATION_TYPE_HOST = 0,
@@ -166,24 +170,34 @@ ACL_FUNC_VISIBILITY aclError aclrtMallocAlign32(void **devPtr, size_t size,
                                                 aclrtMemMallocPolicy policy);
 ACL_FUNC_VISIBILITY aclError aclrtMallocCached(void **devPtr, size_t size,
                                                aclrtMemMallocPolicy policy);
+/* mssim-release: not in 7.0 */
 ACL_FUNC_VISIBILITY aclError aclrtMallocWithCfg(void **devPtr, size_t size,
                                                 aclrtMemMallocPolicy policy,
                                                 aclrtMallocConfig *cfg);
+/* mssim-release: end */
 ACL_FUNC_VISIBILITY aclError aclrtFree(void *devPtr);
+/* mssim-release: not in 7.0 8.1.RC1 */
 ACL_FUNC_VISIBILITY aclError aclrtFreeWithDevSync(void *devPtr);
+/* mssim-release: end */
 
 /* Host pinned memory. */
 ACL_FUNC_VISIBILITY aclError aclrtMallocHost(void **hostPtr, size_t size);
+/* mssim-release: not in 7.0 */
 ACL_FUNC_VISIBILITY aclError aclrtMallocHostWithCfg(void **ptr, uint64_t size,
                                                     aclrtMallocConfig *cfg);
+/* mssim-release: end */
 ACL_FUNC_VISIBILITY aclError aclrtFreeHost(void *hostPtr);
+/* mssim-release: not in 7.0 8.1.RC1 */
 ACL_FUNC_VISIBILITY aclError aclrtFreeHostWithDevSync(void *hostPtr);
+/* mssim-release: end */
 
 /* Host memory registered for device access. */
+/* mssim-release: not in 7.0 */
 ACL_FUNC_VISIBILITY aclError aclrtHostRegister(void *ptr, uint64_t size,
                                                aclrtHostRegisterType type,
                                                void **devPtr);
 ACL_FUNC_VISIBILITY aclError aclrtHostUnregister(void *ptr);
+/* mssim-release: end */
 
 /* Virtual address reservation, physical memory and mappings. */
 ACL_FUNC_VISIBILITY aclError aclrtReserveMemAddress(void **virPtr, size_t size,

@@ -1,5 +1,6 @@
 /* Simulated CANN device: the hi_mpi DVPP memory interface (signatures as in the
  * real hi_dvpp.h). */
+/* mssim-release: file not in 7.0 */
 #ifndef MSSIM_ACL_DVPP_HI_DVPP_H
 #define MSSIM_ACL_DVPP_HI_DVPP_H
 

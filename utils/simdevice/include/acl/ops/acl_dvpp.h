@@ -1,7 +1,13 @@
 /* Simulated CANN device: DVPP (media processing) memory and descriptors, as in
  * the real acl_dvpp.h. */
-#ifndef MSSIM_ACL_OPS_ACL_DVPP_H
-#define MSSIM_ACL_OPS_ACL_DVPP_H
+/* As in every real toolkit, this header is for applications that say they
+ * use DVPP: it refuses to compile unless ENABLE_DVPP_INTERFACE is defined. */
+#if !defined(ENABLE_DVPP_INTERFACE)
+#error "acl/ops/acl_dvpp.h: DVPP functions need ENABLE_DVPP_INTERFACE defined (-DENABLE_DVPP_INTERFACE)"
+#endif
+
+#ifndef INC_EXTERNAL_ACL_OPS_ACL_DVPP_H_
+#define INC_EXTERNAL_ACL_OPS_ACL_DVPP_H_
 
 #include <stddef.h>
 #include <stdint.h>
