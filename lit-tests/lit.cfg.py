@@ -17,18 +17,50 @@
 #   %srcroot            the project's source tree; %objroot its build tree
 # FileCheck, not, count and split-file come from llvm-19-tools.
 import os
+import re
 import subprocess
 
 import lit.formats
 
-config.name = "msledger"
 config.test_format = lit.formats.ShTest(execute_external=True)
 config.suffixes = [".c", ".cpp", ".test"]
 config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
-config.test_source_root = os.path.dirname(__file__)
-config.test_exec_root = os.path.join(config.msledger_obj_root, "lit-tests")
+release = config.msledger_release
+lit_root = os.path.dirname(__file__)
+if release == "latest":
+    config.name = "msledger"
+    config.test_source_root = os.path.dirname(__file__)
+    config.test_exec_root = os.path.join(config.msledger_obj_root, "lit-tests")
+    simcann = config.msledger_simcann_dir
+else:
+    # An older release's toolkit: the rewriter suite again, as users of that
+    # release would run it.
+    config.name = "msledger-cann-" + release
+    config.test_source_root = os.path.join(os.path.dirname(__file__), "rewriter")
+    config.test_exec_root = os.path.join(config.msledger_obj_root, "lit-tests", "release-" + release, "rewriter")
+    simcann = config.msledger_simcann_dir + "-" + release
+config.available_features.add("cann-" + release)
 
-simcann = config.msledger_simcann_dir
+
+def declared_apis(toolkit):
+    """The catalog-style APIs (acl*, hi_mpi_*, hal*) the toolkit's headers declare."""
+    names = set()
+    pattern = re.compile(r"\b((?:acl|hi_mpi_|hal)\w*)\s*\(")
+    for directory, _, files in os.walk(os.path.join(toolkit, "include")):
+        for name in files:
+            with open(os.path.join(directory, name)) as header:
+                names.update(pattern.findall(header.read()))
+    return names
+
+
+# What this release has, for tests that need it: REQUIRES: cann-driver-header,
+# cann-hi-dvpp, declares-NAME.
+if os.path.isfile(os.path.join(simcann, "include", "experiment", "ascend_hal", "driver", "ascend_hal.h")):
+    config.available_features.add("cann-driver-header")
+if os.path.isfile(os.path.join(simcann, "include", "acl", "dvpp", "hi_dvpp.h")):
+    config.available_features.add("cann-hi-dvpp")
+for api in declared_apis(simcann):
+    config.available_features.add("declares-" + api)
 link = "-L{0}/lib64 -Wl,-rpath,{0}/lib64 -Wl,--no-as-needed -lascendcl -lacl_dvpp -lascend_hal -lpthread".format(simcann)
 # The ACL headers' folder, as in a real toolkit; a test that includes the
 # driver's header or DVPP's says so, as an application must (%hal_include,
@@ -42,7 +74,7 @@ config.substitutions.append(("%hal_include", "-I{0}/include/experiment/ascend_ha
 config.substitutions.append(("%simcann", simcann))
 config.substitutions.append(("%npu-smi", os.path.join(config.msledger_bin_dir, "npu-smi")))
 config.substitutions.append(("%msrewrite", os.path.join(config.msledger_bin_dir, "msrewrite")))
-config.substitutions.append(("%make_db", "python3 " + os.path.join(config.test_source_root, "rewriter", "Inputs",
+config.substitutions.append(("%make_db", "python3 " + os.path.join(lit_root, "rewriter", "Inputs",
                                                                     "make_db.py")))
 config.substitutions.append(("%msledger", os.path.join(config.msledger_bin_dir, "msledger")))
 config.substitutions.append(("%ledger_link", "{0} -L{1}/lib -Wl,-rpath,{1}/lib -lmsledger".format(
@@ -50,9 +82,9 @@ config.substitutions.append(("%ledger_link", "{0} -L{1}/lib -Wl,-rpath,{1}/lib -
 config.substitutions.append(("%preload", os.path.join(config.msledger_obj_root, "lib", "libmsledger_preload.so")))
 config.substitutions.append(("%examples", os.path.join(config.msledger_src_root, "utils", "examples")))
 config.substitutions.append(("%cmake", config.cmake_command))
-config.substitutions.append(("%tree_hash", "python3 " + os.path.join(config.test_source_root, "integration", "Inputs",
+config.substitutions.append(("%tree_hash", "python3 " + os.path.join(lit_root, "integration", "Inputs",
                                                                      "tree_hash.py")))
-config.substitutions.append(("%cann_project", os.path.join(config.test_source_root, "integration", "Inputs",
+config.substitutions.append(("%cann_project", os.path.join(lit_root, "integration", "Inputs",
                                                            "cann-project")))
 config.substitutions.append(("%srcroot", config.msledger_src_root))
 config.substitutions.append(("%objroot", config.msledger_obj_root))

@@ -32,7 +32,12 @@ def main():
     if not os.path.isfile(os.path.join(build, "CMakeCache.txt")):
         sys.exit("run_tests: %s is not a configured build (run utils/setup.sh)" % build)
     lit = cache_value(build, "MSLEDGER_LIT")
-    suites = [os.path.join(build, "lit-tests"), os.path.join(build, "unittests")]
+    # The lit suites, the rewriter suite again against each older simulated
+    # release (lit-tests/CMakeLists.txt), and the unit tests.
+    lit_tests = os.path.join(build, "lit-tests")
+    releases = sorted(os.path.join(lit_tests, d) for d in os.listdir(lit_tests) if d.startswith("release-")
+                      and os.path.isfile(os.path.join(lit_tests, d, "lit.site.cfg.py")))
+    suites = [lit_tests] + releases + [os.path.join(build, "unittests")]
     command = [sys.executable, lit, "-sv"] + sys.argv[2:] + suites
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     counts = {}

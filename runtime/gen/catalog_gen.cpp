@@ -122,6 +122,22 @@ std::string handleExpression(const Function &f) {
   return "0";
 }
 
+/// What an interposer returns when the process has no real function: the
+/// API family's own "not supported" code, a null handle, or (for a return
+/// type of no known family) the first value that is not success.
+std::string unsupported(const Function &f) {
+  if (f.returnType == "void")
+    return "";
+  if (f.success == SuccessRule::NonNull)
+    return " nullptr";
+  if (f.returnType == "aclError")
+    return " ACL_ERROR_API_NOT_SUPPORT";
+  if (f.returnType == "drvError_t")
+    return " DRV_ERROR_NOT_SUPPORT";
+  return " static_cast<" + f.returnType + ">(" +
+         std::to_string(f.successValue == 0 ? -1 : 0) + ")";
+}
+
 std::string interposers(const Catalog &catalog, const std::string &source) {
   std::ostringstream out;
   out << "// Generated from " << source
@@ -147,6 +163,8 @@ std::string interposers(const Catalog &catalog, const std::string &source) {
         << "  static Real real = "
            "reinterpret_cast<Real>(msledger::resolveNext(\""
         << f.name << "\"));\n"
+        << "  if (!real)\n"
+        << "    return" << unsupported(f) << ";\n"
         << "  msledger::CallScope scope(" << i << ");\n";
     std::string handle = handleExpression(f);
     if (isAcquiring(f.role)) {

@@ -25,9 +25,10 @@
 
 namespace msledger {
 
-/// The next definition of `name` after libmsledger_preload; aborts with a
-/// message if there is none (the application linked a function no library
-/// defines). In libmsledger_preload.so.
+/// The next definition of `name` after libmsledger_preload, or null with a
+/// message if the process has none (its toolkit release lacks that API: the
+/// interposer then returns unsupported() without recording anything). In
+/// libmsledger_preload.so.
 void *resolveNext(const char *name);
 
 template <typename T> uint64_t handleValue(T *pointer) {

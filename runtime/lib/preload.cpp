@@ -10,7 +10,6 @@
 #include "interpose.h"
 
 #include <cstdio>
-#include <cstdlib>
 #include <dlfcn.h>
 
 namespace msledger {
@@ -18,10 +17,15 @@ namespace msledger {
 void *resolveNext(const char *name) {
   void *real = dlsym(RTLD_NEXT, name);
   if (!real) {
+    // A release's libraries lack some catalog APIs (7.x has no
+    // aclrtMallocWithCfg): reached only by a call that could not have
+    // linked without us -- a dlsym probe, or a binary built against a newer
+    // release.
     const char *why = dlerror();
-    fprintf(stderr, "msledger: cannot find the real %s after %s: %s\n", name,
-            kPreloadLibrary, why ? why : "not found");
-    abort();
+    fprintf(stderr,
+            "msledger: %s is not in this process's libraries (%s); the call "
+            "fails as unsupported\n",
+            name, why ? why : "not found");
   }
   return real;
 }

@@ -32,7 +32,8 @@ typedef enum tagDrvError {
   DRV_ERROR_NOT_EXIST = 11,
   DRV_ERROR_REPEATED_USERD = 12,
   DRV_ERROR_BUSY = 13,
-  DRV_ERROR_NO_RESOURCES = 14
+  DRV_ERROR_NO_RESOURCES = 14,
+  DRV_ERROR_NOT_SUPPORT = 0xfffe
 } drvError_t;
 
 typedef unsigned long long DVdeviceptr;
