@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Lays out the simulated CANN toolkit as one release's install tree.
 
-  layout_toolkit.py layout RELEASE HEADERS TOOLKIT [NAME=LIBRARY...]
+  layout_toolkit.py layout RELEASE HEADERS TOOLKIT [NAME=LIBRARY | stub/NAME=STUB ...]
   layout_toolkit.py hidden RELEASE HEADERS OUT.map
 
 `layout` writes TOOLKIT the way a real toolkit (ascend-toolkit/latest) is laid
@@ -31,13 +31,11 @@ MARK = re.compile(r"^\s*/\* mssim-release: (not in|file not in|end)([^*]*)\*/\s*
 API = re.compile(r"\b((?:acl|hi_mpi_|hal)\w*)\s*\(")
 DRIVER = os.path.join("driver", "ascend_hal.h")
 SET_ENV = """# Source this file to build and run against this simulated CANN toolkit,
-# as with a real toolkit's set_env.sh.
-_mssim_toolkit="$(cd "$(dirname "${BASH_SOURCE[0]:-$0}")" && pwd)"
-export ASCEND_TOOLKIT_HOME="$_mssim_toolkit"
-export ASCEND_HOME_PATH="$_mssim_toolkit"
-export LD_LIBRARY_PATH="$_mssim_toolkit/lib64:$_mssim_toolkit/runtime/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-export PATH="$_mssim_toolkit/bin${PATH:+:$PATH}"
-unset _mssim_toolkit
+# as with a real toolkit's set_env.sh (which names its install path too).
+export ASCEND_TOOLKIT_HOME="{0}"
+export ASCEND_HOME_PATH="{0}"
+export LD_LIBRARY_PATH="{0}/lib64:{0}/runtime/lib64${{LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}}"
+export PATH="{0}/bin${{PATH:+:$PATH}}"
 """
 
 
@@ -91,10 +89,16 @@ def layout(release, source, toolkit, libraries):
             continue
         for tree in ("include", os.path.join("runtime", "include")):
             write(os.path.join(toolkit, tree, relative), text)
+    # A library's link stub (stub/NAME=PATH) goes in the stub folders in its
+    # place; a library without one is its own stub.
+    stubs = dict(spec[len("stub/"):].split("=", 1) for spec in libraries if spec.startswith("stub/"))
     for spec in libraries:
-        name, _, target = spec.partition("=")
+        if spec.startswith("stub/"):
+            continue
+        name, _, library = spec.partition("=")
         for folder in ("lib64", os.path.join("lib64", "stub"), os.path.join("runtime", "lib64"),
                        os.path.join("runtime", "lib64", "stub")):
+            target = stubs.get(name, library) if folder.endswith("stub") else library
             directory = os.path.join(toolkit, folder)
             os.makedirs(directory, exist_ok=True)
             link = os.path.join(directory, name)
@@ -103,7 +107,7 @@ def layout(release, source, toolkit, libraries):
             if os.path.lexists(link):
                 os.remove(link)
             os.symlink(os.path.relpath(target, directory), link)
-    write(os.path.join(toolkit, "set_env.sh"), SET_ENV)
+    write(os.path.join(toolkit, "set_env.sh"), SET_ENV.format(os.path.abspath(toolkit)))
     write(os.path.join(toolkit, ".mssim-toolkit"), "msledger simulated CANN toolkit, release %s\n" % release)
 
 
