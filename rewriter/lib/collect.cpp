@@ -9,7 +9,11 @@
 #include "clang/Index/USRGeneration.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+
+#include <map>
+#include <mutex>
 
 using namespace clang;
 
@@ -24,6 +28,54 @@ std::string normalisePath(const std::string &path) {
 
 bool isUnder(const std::string &path, const std::string &root) {
   return path.size() > root.size() && path.compare(0, root.size(), root) == 0;
+}
+
+namespace {
+
+/// Whether `dir` (no trailing '/') is msledger's own: an install prefix, a
+/// build tree, or the CMake package's kept copies. Cached: a rewrite asks for
+/// the same few directories over and over, from several threads.
+bool isMsledgerTree(const std::string &dir) {
+  static std::mutex mutex;
+  static std::map<std::string, bool> known;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto found = known.find(dir);
+    if (found != known.end())
+      return found->second;
+  }
+  bool owned = llvm::sys::path::filename(dir) == "msledger-instrumented" ||
+               (llvm::sys::fs::exists(dir + "/share/msledger/cann.json") &&
+                llvm::sys::fs::exists(dir + "/include/msledger/track.h"));
+  if (!owned) {
+    // A build tree: CMakeCache.txt of the project msledger.
+    auto cache = llvm::MemoryBuffer::getFile(dir + "/CMakeCache.txt");
+    owned = cache && (*cache)->getBuffer().contains(
+                         "\nCMAKE_PROJECT_NAME:STATIC=msledger\n");
+  }
+  std::lock_guard<std::mutex> lock(mutex);
+  known.emplace(dir, owned);
+  return owned;
+}
+
+} // namespace
+
+bool isMsledgerFile(const std::string &path, const std::string &root) {
+  llvm::StringRef parent = llvm::sys::path::parent_path(path);
+  if (llvm::sys::path::filename(parent) == "msledger" &&
+      llvm::sys::path::filename(llvm::sys::path::parent_path(parent)) ==
+          "include")
+    return true; // msledger/msledger.h, msledger/track.h
+  // The directories below the root (which ends in '/'), file's first.
+  for (llvm::StringRef dir = parent; dir.size() >= root.size();
+       dir = llvm::sys::path::parent_path(dir))
+    if (isMsledgerTree(dir.str()))
+      return true;
+  return false;
+}
+
+bool isProjectFile(const std::string &path, const std::string &root) {
+  return isUnder(path, root) && !isMsledgerFile(path, root);
 }
 
 namespace {
@@ -142,7 +194,7 @@ public:
         continue;
       SourceLocation loc = SM.getSpellingLoc(ref->getLocation());
       std::string file = fileOf(loc);
-      if (file.empty() || !isUnder(file, Root))
+      if (file.empty() || !isProjectFile(file, Root))
         continue;
       note(loc, ref->getDecl()->getNameAsString() +
                     " is used as a value, not called: calls through the "
@@ -195,7 +247,7 @@ private:
       return;
     std::string declared =
         fileOf(SM.getSpellingLoc(function->getCanonicalDecl()->getLocation()));
-    if (declared.empty() || !isUnder(declared, Root))
+    if (declared.empty() || !isProjectFile(declared, Root))
       return;
     // A function template's specialization is its template's code.
     const FunctionDecl *pattern = function->getTemplateInstantiationPattern();
@@ -211,7 +263,7 @@ private:
     SourceLocation name = SM.getSpellingLoc(ref->getLocation());
     SourceLocation rparen = SM.getSpellingLoc(call->getRParenLoc());
     std::string file = fileOf(begin);
-    if (file.empty() || !isUnder(file, Root) ||
+    if (file.empty() || !isProjectFile(file, Root) ||
         SM.getFileID(begin) != SM.getFileID(rparen) ||
         SM.getFileID(begin) != SM.getFileID(name) ||
         SM.getFileOffset(rparen) <= SM.getFileOffset(name))
@@ -246,7 +298,7 @@ private:
       Out.callsCatalog.insert(FunctionUsrs.back());
     SourceLocation nameSpelling = SM.getSpellingLoc(nameLoc);
     std::string file = fileOf(nameSpelling);
-    if (file.empty() || !isUnder(file, Root)) {
+    if (file.empty() || !isProjectFile(file, Root)) {
       if (file.find("/msledger/track.h") ==
           std::string::npos) // our wrappers are not the user's calls
         ++Out.outsideRoot;
@@ -372,7 +424,7 @@ public:
     if (!entry)
       return;
     std::string file = normalisePath(std::string(entry->getName()));
-    if (!isUnder(file, Root))
+    if (!isProjectFile(file, Root))
       return;
     bool invalid = false;
     StringRef buffer = SM.getBufferData(SM.getFileID(begin), &invalid);

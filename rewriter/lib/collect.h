@@ -8,7 +8,8 @@
 // rewritable when its name and its '(' are spelled one after the other in one
 // file under the project root -- directly, in a macro argument, or in a macro
 // body; anything else is reported with the reason. Files outside the root
-// (system, CANN and msledger headers) are never touched. It also records the
+// (system, CANN and msledger headers) and msledger's own files inside it
+// (isMsledgerFile) are never touched. It also records the
 // calls between the project's own functions, so that calls of helpers that
 // reach a catalog call can be marked for call chains (reachingHelperCalls).
 //
@@ -80,6 +81,15 @@ std::unique_ptr<clang::ASTConsumer> makeCollector(const Catalog &catalog,
 /// `path` made absolute and normalised; `root` likewise, with a trailing '/'.
 std::string normalisePath(const std::string &path);
 bool isUnder(const std::string &path, const std::string &root);
+/// Whether `path` is msledger's own, never to be rewritten or reverted:
+/// msledger's headers (.../include/msledger/), or a file in an msledger
+/// install prefix, build tree or the CMake package's kept copies
+/// (msledger-instrumented) between `root` and the file. A root that is itself
+/// inside such a tree (msledger's own tests) does not make its files
+/// msledger's.
+bool isMsledgerFile(const std::string &path, const std::string &root);
+/// A file msrewrite may rewrite: under `root`, and not msledger's.
+bool isProjectFile(const std::string &path, const std::string &root);
 
 } // namespace msledger
 

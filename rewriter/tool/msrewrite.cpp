@@ -127,8 +127,9 @@ void message(const std::string &text) {
   llvm::errs() << text << "\n";
 }
 
+/// `path` relative to `root` (which ends in '/'); a path outside it as it is.
 std::string relativeTo(const std::string &path, const std::string &root) {
-  return path.substr(root.size());
+  return isUnder(path, root) ? path.substr(root.size()) : path;
 }
 
 /// Where the tool finds its catalog, msledger's headers and library, and
@@ -349,6 +350,13 @@ bool writeMirrorFiles(const std::string &mirror,
   for (const std::string &file : all) {
     if (isUnder(file, mirror) || failed.count(file))
       continue;
+    if (!isUnder(file, root)) {
+      // A generated source in an out-of-tree build, say: compiled where it
+      // is (the copy's database names it there), like every file outside.
+      message("msrewrite: note: " + file + " is outside the project root " +
+              root + "; the copy compiles it where it is");
+      continue;
+    }
     std::string target = mirror + relativeTo(file, root);
     if (std::error_code ec = llvm::sys::fs::create_directories(
             llvm::sys::path::parent_path(target))) {
@@ -505,9 +513,15 @@ int revertAll(const std::string &root) {
   std::error_code ec;
   for (llvm::sys::fs::recursive_directory_iterator it(root, ec), end;
        it != end && !ec; it.increment(ec)) {
-    if (it->type() != llvm::sys::fs::file_type::regular_file)
-      continue;
     std::string path = it->path();
+    if (it->type() == llvm::sys::fs::file_type::directory_file &&
+        isMsledgerFile(path + "/.", root)) {
+      it.no_push(); // msledger's install, build tree or kept copies
+      continue;
+    }
+    if (it->type() != llvm::sys::fs::file_type::regular_file ||
+        isMsledgerFile(path, root))
+      continue;
     std::string error;
     std::optional<std::string> text = readTextFile(path, &error);
     if (!text || !isInstrumented(*text))
@@ -846,7 +860,7 @@ int launch(const std::vector<std::string> &argv) {
   const Installation &installation = Installation::get();
   std::vector<std::string> command = compile.wrappers;
   command.insert(command.end(), compile.command.begin(), compile.command.end());
-  if (!compile.skipReason.empty() || !isUnder(compile.source, root)) {
+  if (!compile.skipReason.empty() || !isProjectFile(compile.source, root)) {
     // Not one project source: run it as it is, with the ledger's library if
     // it links.
     if (compile.skipReason.empty() || !isLink(compile))
@@ -1039,6 +1053,21 @@ int main(int argc, const char **argv) {
     llvm::errs() << "msrewrite: error: -i, -o and --diff exclude each other\n";
     return 1;
   }
+  bool mirrorExisted = false;
+  if (!OutputDir.empty()) {
+    // The copy goes beside the project, never over it: an output directory
+    // that is the root or holds it would overwrite the project's own files
+    // (its compile database first).
+    std::string mirror = normalisePath(OutputDir) + "/";
+    if (mirror == root || isUnder(root, mirror)) {
+      llvm::errs() << "msrewrite: error: the output directory " << mirror
+                   << (mirror == root ? " is" : " contains")
+                   << " the project root " << root
+                   << "; choose a directory beside or inside it\n";
+      return 1;
+    }
+    mirrorExisted = llvm::sys::fs::exists(mirror);
+  }
   if (modes == 0 && ExportSites.empty()) {
     llvm::errs() << "msrewrite: error: choose what to do: -i (rewrite in "
                     "place), -o DIR (a rewritten copy), "
@@ -1077,6 +1106,19 @@ int main(int argc, const char **argv) {
                    << " is not in the compile database\n";
       return 1;
     }
+    for (const CompileCommand &command : database.getCompileCommands(file))
+      if (!llvm::sys::fs::is_directory(command.Directory)) {
+        llvm::errs() << "msrewrite: error: the compile database's entry for "
+                     << file << " runs in " << command.Directory
+                     << ", which is not a directory\n";
+        return 1;
+      }
+    if (!RewriteAll && !isUnder(file, root)) {
+      llvm::errs() << "msrewrite: error: " << file
+                   << " is outside the project root " << root
+                   << " and is never rewritten (--root names the root)\n";
+      return 1;
+    }
   }
 
   Rewrite rewrite = planRewrite(database, files, *catalog, additions, root);
@@ -1112,6 +1154,9 @@ int main(int argc, const char **argv) {
       !writeMirror(database, files, rewrite.failedFiles, rewrite.projectFiles,
                    rewrite.plan, root, &error)) {
     llvm::errs() << "msrewrite: error: " << error << "\n";
+    // A copy this run started is not left half-made.
+    if (!mirrorExisted)
+      llvm::sys::fs::remove_directories(normalisePath(OutputDir));
     return 1;
   }
   if (!ExportSites.empty()) {
