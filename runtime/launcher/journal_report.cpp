@@ -16,7 +16,8 @@ using Event = JournalContents::Event;
 
 } // namespace
 
-std::string journalPlace(const JournalContents &contents, uint32_t id) {
+std::vector<std::string> journalPlaces(const JournalContents &contents,
+                                       uint32_t id) {
   auto location = [&](uint32_t site) {
     auto it = contents.sites.find(site);
     return it == contents.sites.end()
@@ -25,10 +26,18 @@ std::string journalPlace(const JournalContents &contents, uint32_t id) {
   };
   auto chain = contents.chains.find(id);
   if (chain == contents.chains.end() || chain->second.empty())
-    return id ? location(id) : "<unknown>:0";
-  std::string text = location(chain->second[0]);
-  for (size_t i = 1; i < chain->second.size(); ++i)
-    text += " \u2190 " + location(chain->second[i]);
+    return {id ? location(id) : "<unknown>:0"};
+  std::vector<std::string> places;
+  for (uint32_t site : chain->second)
+    places.push_back(location(site));
+  return places;
+}
+
+std::string journalPlace(const JournalContents &contents, uint32_t id) {
+  std::vector<std::string> places = journalPlaces(contents, id);
+  std::string text = places[0];
+  for (size_t i = 1; i < places.size(); ++i)
+    text += kChainArrow + places[i];
   return text;
 }
 
@@ -108,9 +117,15 @@ bool journalReport(const JournalContents &contents, const std::string &path,
     out += "====== WARNING: the journal was full: later events are not in it "
            "(journal_size_mb)\n";
   // The leak sections as the process itself writes them.
-  SiteNamer names = [&contents](std::string &text, uint32_t id) {
-    text += journalPlace(contents, id);
-  };
+  SiteNamer names{[&contents](std::string &text, uint32_t id) {
+                    text += journalPlaces(contents, id)[0];
+                  },
+                  [&contents](std::string &text, uint32_t id) {
+                    std::vector<std::string> places =
+                        journalPlaces(contents, id);
+                    for (size_t i = 1; i < places.size(); ++i)
+                      text += kCalledFrom + places[i] + "\n";
+                  }};
   std::vector<Record> byLevel[2];
   for (const auto &entry : live)
     byLevel[entry.first.first & 1].push_back(

@@ -13,10 +13,15 @@
 #include "journal.h"
 
 #include <string>
+#include <vector>
 
 namespace msledger {
 
-/// A site or chain of the journal as reports name it: "a.cpp:5 ← b.cpp:9".
+/// The places of a site or chain of the journal, the site's own first, then
+/// the calls that led there.
+std::vector<std::string> journalPlaces(const JournalContents &contents,
+                                       uint32_t id);
+/// The same on one line: "a.cpp:5 <- b.cpp:9" (kChainArrow).
 std::string journalPlace(const JournalContents &contents, uint32_t id);
 
 /// The report; false with *error set for a journal of another catalog.

@@ -32,7 +32,7 @@ std::string placeOf(const json::object &site) {
     if (const json::array *callers = chain->if_array())
       for (const json::value &caller : *callers)
         if (caller.is_object())
-          place += " \u2190 " + location(caller.as_object());
+          place += kChainArrow + location(caller.as_object());
   return place;
 }
 

@@ -26,7 +26,7 @@ struct Snapshot {
   uint64_t sequence = 0;
   uint64_t timeMs = 0;
   struct Site {
-    std::string place;  // "service.cpp:41 ← service.cpp:60"
+    std::string place;  // "service.cpp:41 <- service.cpp:60"
     std::string callee; // "aclrtMalloc"
     std::string level;  // "cann", "device"
     uint64_t bytes = 0;

@@ -42,13 +42,13 @@ void appendLocation(std::string &out, const msledger_site *site) {
   }
 }
 
-/// An event's place: its site and, for a call chain, the calls that led to
-/// it, innermost first: "utils.cpp:190 \u2190 model.cpp:77 \u2190 main.cpp:31".
-void appendPlace(std::string &out, const Ledger &ledger, uint32_t id) {
-  appendLocation(out, ledger.site(id));
+/// The lines of an event's call chain, after the line naming its site: the
+/// calls that led to it, innermost first, "called from model.cpp:77".
+void appendCallerLines(std::string &out, const Ledger &ledger, uint32_t id) {
   for (const msledger_site *caller : ledger.callers(id)) {
-    out += " \u2190 ";
+    out += kCalledFrom;
     appendLocation(out, caller);
+    out += '\n';
   }
 }
 
@@ -121,7 +121,7 @@ std::vector<Group> groupBySite(const std::vector<Record> &records) {
 void appendGroupCall(std::string &out, const SiteNamer &names, const Group &g) {
   out += apiInfo(g.api).name;
   out += " in ";
-  names(out, g.site);
+  names.location(out, g.site);
   out += " (first serialNo:";
   appendNumber(out, g.firstSerial);
   out += ')';
@@ -154,7 +154,7 @@ void appendCall(std::string &out, const SiteNamer &names, const char *how,
   out += how;
   out += apiInfo(api).name;
   out += " in ";
-  names(out, site);
+  names.location(out, site);
   appendSerial(out, serial);
 }
 
@@ -193,10 +193,16 @@ private:
 
 } // namespace
 
+const char *const kCalledFrom = "======      called from ";
+const char *const kChainArrow = " <- ";
+
 SiteNamer ledgerSiteNamer(const Ledger &ledger) {
-  return [&ledger](std::string &out, uint32_t id) {
-    appendPlace(out, ledger, id);
-  };
+  return {[&ledger](std::string &out, uint32_t id) {
+            appendLocation(out, ledger.site(id));
+          },
+          [&ledger](std::string &out, uint32_t id) {
+            appendCallerLines(out, ledger, id);
+          }};
 }
 
 std::string formatLeaks(const SiteNamer &names, Level level,
@@ -236,7 +242,9 @@ std::string formatLeaks(const SiteNamer &names, Level level,
         out += spaceName(static_cast<Space>(g.space));
         out += " allocated by ";
         appendGroupCall(out, names, g);
-        out += "\n\n";
+        out += '\n';
+        names.callers(out, g.site);
+        out += '\n';
         bytes += g.bytes;
       }
     } else {
@@ -248,9 +256,11 @@ std::string formatLeaks(const SiteNamer &names, Level level,
         out += " on ";
         out += spaceName(static_cast<Space>(r->space));
         out += " allocated in ";
-        names(out, r->site);
+        names.location(out, r->site);
         appendSerial(out, r->serial);
-        out += "\n\n";
+        out += '\n';
+        names.callers(out, r->site);
+        out += '\n';
         bytes += r->size;
       }
     }
@@ -286,7 +296,9 @@ std::string formatLeaks(const SiteNamer &names, Level level,
       out += "\n======      ";
       appendHandle(out, family, handle);
       appendCall(out, names, "acquired by ", r->api, r->site, r->serial);
-      out += "\n\n";
+      out += '\n';
+      names.callers(out, r->site);
+      out += '\n';
       kinds.add(family.display);
     }
     kinds.appendSummary(out, resources.size(), "leaked");
@@ -314,6 +326,7 @@ std::string formatLive(const Ledger &ledger, Level level,
     return out;
   out += '\n';
   uint64_t bytes = 0, allocations = 0, resources = 0;
+  SiteNamer names = ledgerSiteNamer(ledger);
   for (const Group &g : groupBySite(records)) {
     const FamilyInfo &family = familyOf(g.api);
     out += "======    ";
@@ -333,8 +346,9 @@ std::string formatLive(const Ledger &ledger, Level level,
       resources += g.count;
     }
     out += " by ";
-    appendGroupCall(out, ledgerSiteNamer(ledger), g);
+    appendGroupCall(out, names, g);
     out += '\n';
+    names.callers(out, g.site);
   }
   out += "\n====== SUMMARY: ";
   appendNumber(out, bytes);
@@ -370,10 +384,14 @@ formatImplicitReleases(const SiteNamer &names, Level level,
     out += "\n======      ";
     appendHandle(out, family, Ledger::handleOf(r.key));
     appendCall(out, names, "acquired by ", r.api, r.site, r.serial);
-    out += "\n======      ";
+    out += '\n';
+    names.callers(out, r.site);
+    out += "======      ";
     appendCall(out, names, "released by ", entry.release.api,
                entry.release.site, entry.release.serial);
-    out += "\n\n";
+    out += '\n';
+    names.callers(out, entry.release.site);
+    out += '\n';
     kinds.add(family.display);
   }
   kinds.appendSummary(out, list.size(), "released implicitly");
@@ -463,23 +481,26 @@ std::string formatError(const Ledger &ledger, const ErrorEvent &error,
     out += spaceName(space);
   }
   out += "\n======    code in ";
-  appendPlace(out, ledger, error.site);
+  appendLocation(out, ledger.site(error.site));
   appendSerial(out, error.serial);
   out += '\n';
+  appendCallerLines(out, ledger, error.site);
   if (error.hasPrevious) {
     out += "======    ";
     out += memory ? "freed before" : "released before";
     out += " in ";
-    appendPlace(out, ledger, error.previous.site);
+    appendLocation(out, ledger.site(error.previous.site));
     appendSerial(out, error.previous.serial);
     out += '\n';
+    appendCallerLines(out, ledger, error.previous.site);
   }
   if (error.hasAcquired) {
     out += "======    ";
     out += memory ? "allocated in " : "acquired in ";
-    appendPlace(out, ledger, error.acquired.site);
+    appendLocation(out, ledger.site(error.acquired.site));
     appendSerial(out, error.acquired.serial);
     out += '\n';
+    appendCallerLines(out, ledger, error.acquired.site);
   }
   if (error.callFailed)
     out += "======    the call returned an error\n";

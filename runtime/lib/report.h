@@ -32,10 +32,21 @@ struct LeakTotals {
   uint64_t resources = 0;
 };
 
-/// How a report names an event's site id ("main.cpp:55 ← main.cpp:111"):
-/// from the running ledger's sites and chains, or from a journal's.
-using SiteNamer = std::function<void(std::string &out, uint32_t site)>;
+/// How a report names an event's site id, from the running ledger's sites and
+/// chains or from a journal's: `location` appends the site's own place
+/// ("main.cpp:55"), inside a line that stays msSanitizer's byte for byte;
+/// `callers` appends one line per call that led there, innermost first
+/// (kCalledFrom + "main.cpp:111\n"), or nothing.
+struct SiteNamer {
+  std::function<void(std::string &out, uint32_t site)> location;
+  std::function<void(std::string &out, uint32_t site)> callers;
+};
 SiteNamer ledgerSiteNamer(const Ledger &ledger);
+/// What starts a line of a call chain in every report.
+extern const char *const kCalledFrom;
+/// Between the places of a chain named on one line (msledger diff, growth,
+/// timeline): "a.cpp:5 <- b.cpp:9". ASCII, as every report.
+extern const char *const kChainArrow;
 
 /// Sorts `records` by serial and formats the leak sections of `level`.
 std::string formatLeaks(const SiteNamer &names, Level level,

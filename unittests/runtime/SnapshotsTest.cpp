@@ -40,7 +40,7 @@ TEST(Snapshots, DiffListsWhatGrewLargestFirst) {
       report,
       "Sites whose live memory grew from snapshot 1 (100 ms) to snapshot "
       "4 (400 ms), largest first:\n"
-      "  +3145728 bytes (+3 live)  svc.cpp:52 \u2190 svc.cpp:73 "
+      "  +3145728 bytes (+3 live)  svc.cpp:52 <- svc.cpp:73 "
       "(aclrtMalloc, CANN heap): 1048576 -> 4194304 bytes\n"
       "  +1000 bytes (+0 live)  svc.cpp:39 (aclrtMalloc, CANN heap): 1000 "
       "-> 2000 bytes\n");
@@ -86,7 +86,7 @@ TEST(Snapshots, GrowthNamesWhatKeepsRisingNotWhatFilledAndHeld) {
   EXPECT_EQ(growthReport(series),
             "Leak suspects over 8 snapshots over 0.7 s (live bytes still "
             "rising), fastest first:\n"
-            "  10485760 bytes/s  svc.cpp:52 \u2190 svc.cpp:73 (aclrtMalloc, "
+            "  10485760 bytes/s  svc.cpp:52 <- svc.cpp:73 (aclrtMalloc, "
             "CANN heap): 1048576 -> 8388608 bytes, rose in 7 of 7 intervals\n");
   EXPECT_EQ(growthReport({at(1), at(2)}),
             "Growth needs at least 3 snapshots; there are 2.\n");
