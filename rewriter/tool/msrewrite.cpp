@@ -1163,13 +1163,14 @@ int main(int argc, const char **argv) {
     boost::json::array list;
     for (const Planned &planned : rewrite.plan)
       for (const CallSite &site : planned.sites)
-        list.push_back(boost::json::object{{"serial", site.serial},
-                                           {"file", planned.relative},
-                                           {"line", site.line},
-                                           {"column", site.column},
-                                           {"callee", site.callee},
-                                           {"function", site.function},
-                                           {"text", site.lineText}});
+        list.push_back(
+            boost::json::object{{"serial", std::to_string(site.serial)},
+                                {"file", planned.relative},
+                                {"line", site.line},
+                                {"column", site.column},
+                                {"callee", site.callee},
+                                {"function", site.function},
+                                {"text", site.lineText}});
     boost::json::object manifest{{"tool", "msrewrite"},
                                  {"format", 1},
                                  {"root", root},

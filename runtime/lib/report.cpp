@@ -516,7 +516,8 @@ json::object siteFields(const msledger_site *site) {
   out["line"] = site ? site->line : 0;
   out["column"] = site ? site->column : 0;
   if (site) {
-    out["site_serial"] = site->serial;
+    // 64 bits: a JSON number loses what is above 2^53 in jq and JavaScript.
+    out["site_serial"] = std::to_string(site->serial);
     if (site->function)
       out["function"] = site->function;
   } else {
