@@ -42,7 +42,7 @@ std::string journalPlace(const JournalContents &contents, uint32_t id) {
 }
 
 bool journalReport(const JournalContents &contents, const std::string &path,
-                   std::string *report, std::string *error) {
+                   std::string *report, bool *leaked, std::string *error) {
   const JournalHeader &header = contents.header;
   if (header.apiCount != kApiCount ||
       header.catalogHash != journalCatalogHash()) {
@@ -142,8 +142,10 @@ bool journalReport(const JournalContents &contents, const std::string &path,
                  (level == 0 ? kJournalDeviceLevel : kJournalCannLevel)) != 0
               : !byLevel[level].empty();
   what.noteImplicit = !implicitIsLeak;
+  LeakTotals totals;
   std::string sections =
-      formatLeakSections(names, what, byLevel, implicit, nullptr);
+      formatLeakSections(names, what, byLevel, implicit, &totals);
+  *leaked = totals.allocations + totals.resources > 0;
   if (!sections.empty())
     out += "\n" + sections;
   if (byLevel[0].empty() && byLevel[1].empty())

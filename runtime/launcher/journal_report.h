@@ -25,8 +25,10 @@ std::vector<std::string> journalPlaces(const JournalContents &contents,
 std::string journalPlace(const JournalContents &contents, uint32_t id);
 
 /// The report; false with *error set for a journal of another catalog.
+/// *leaked says whether it lists leaks (memory or resources), which the
+/// launcher's exit status reports as the application's run would have.
 bool journalReport(const JournalContents &contents, const std::string &path,
-                   std::string *report, std::string *error);
+                   std::string *report, bool *leaked, std::string *error);
 
 } // namespace msledger
 

@@ -43,8 +43,8 @@ void usage(FILE *out) {
       "grew\n"
       "       msledger growth SNAPSHOT_DIR          sites whose live memory "
       "keeps rising\n"
-      "       msledger report JOURNAL               the leak report, rebuilt "
-      "from a journal\n"
+      "       msledger report [--exitcode=N] JOURNAL   the leak report, "
+      "rebuilt from a journal\n"
       "       msledger timeline OUT.html SNAPSHOT_DIR|JOURNAL   a chart of "
       "live memory\n"
       "\n"
@@ -176,24 +176,38 @@ std::optional<std::string> readAll(const std::string &path) {
   return bytes;
 }
 
-/// msledger report JOURNAL.
+/// --exitcode=N's value, 0 to 255, or a usage error.
+int exitCodeOption(const std::string &value) {
+  int code = -1;
+  if (!msledger::parseExitCode(value, &code))
+    badUsage("--exitcode expects a number from 0 to 255, not '" + value + "'");
+  return code;
+}
+
+/// msledger report [--exitcode=N] JOURNAL: the leaks exit with the status
+/// the launcher gives them (23 by default).
 int journalCommand(int argc, char **argv) {
-  if (argc != 3)
+  int exitCode = 23;
+  int next = 2;
+  if (next < argc && std::string(argv[next]).rfind("--exitcode=", 0) == 0)
+    exitCode = exitCodeOption(argv[next++] + strlen("--exitcode="));
+  if (argc != next + 1)
     badUsage("msledger report takes one journal file");
-  std::string path = argv[2], error, report;
+  std::string path = argv[next], error, report;
   std::optional<std::string> bytes = readAll(path);
   if (!bytes)
     return 1;
   msledger::JournalContents contents;
+  bool leaked = false;
   if (!msledger::readJournal(*bytes, &contents, &error) ||
-      !msledger::journalReport(contents, path, &report, &error)) {
+      !msledger::journalReport(contents, path, &report, &leaked, &error)) {
     fprintf(stderr, "msledger: %s%s\n",
             error.rfind(path, 0) == 0 ? "" : (path + ": ").c_str(),
             error.c_str());
     return 1;
   }
   fputs(report.c_str(), stdout);
-  return 0;
+  return leaked ? exitCode : 0;
 }
 
 /// msledger timeline OUT.html SNAPSHOT_DIR|JOURNAL.
@@ -260,8 +274,10 @@ int snapshotCommand(int argc, char **argv) {
     badUsage("msledger growth takes one directory of snapshots");
   std::optional<std::vector<msledger::Snapshot>> series =
       msledger::readSnapshots(argv[2], &error);
-  if (!series) {
-    fprintf(stderr, "msledger: %s\n", error.c_str());
+  if (!series || series->empty()) {
+    fprintf(stderr, "msledger: %s\n",
+            series ? ("no snapshots in " + std::string(argv[2])).c_str()
+                   : error.c_str());
     return 1;
   }
   fputs(msledger::growthReport(*series).c_str(), stdout);
@@ -353,11 +369,7 @@ int main(int argc, char **argv) {
                  value + "'");
       options.push_back("report_signal=" + value);
     } else if (flag == "--exitcode") {
-      char *end = nullptr;
-      long code = strtol(value.c_str(), &end, 10);
-      if (value.empty() || *end || code < 0 || code > 255)
-        badUsage("--exitcode expects a number from 0 to 255, not '" + value +
-                 "'");
+      exitCodeOption(value);
       options.push_back("exitcode=" + value);
     } else {
       badUsage("unknown option '" + flag + "'");

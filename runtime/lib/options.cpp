@@ -40,6 +40,9 @@ bool parseValue(const std::string &text, std::string *out) {
   return true;
 }
 
+/// "an int", "a bool": the article the value's type takes.
+const char *article(const char *type) { return type[0] == 'i' ? "an" : "a"; }
+
 bool validLogLevel(const std::string &level) {
   return level == "info" || level == "warn" || level == "error";
 }
@@ -90,14 +93,28 @@ void Options::parse(const std::string &text,
   if (name == #optionName) {                                                   \
     known = true;                                                              \
     if (!parseValue(value, &this->optionName))                                 \
-      problems->push_back("option '" #optionName "' expects a " #type          \
-                          " value, not '" +                                    \
-                          value + "'");                                        \
+      problems->push_back("option '" #optionName "' expects " +                \
+                          std::string(article(#type)) +                        \
+                          " " #type " value, not '" + value + "'");            \
   }
 #include "options.inc"
 #undef MSLEDGER_OPTION
     if (!known)
       problems->push_back("unknown option '" + name + "'");
+  }
+  // Ranges the types do not say: a value outside is refused, and the default
+  // kept.
+  Options defaults;
+  if (exitcode < 0 || exitcode > 255) {
+    problems->push_back("option 'exitcode' must be an exit status from 0 to "
+                        "255, not " +
+                        std::to_string(exitcode));
+    exitcode = defaults.exitcode;
+  }
+  if (chain_depth < 0 || chain_depth > 16) {
+    problems->push_back("option 'chain_depth' must be 0 to 16, not " +
+                        std::to_string(chain_depth));
+    chain_depth = defaults.chain_depth;
   }
   if (!validLogLevel(log_level)) {
     problems->push_back(
@@ -125,6 +142,14 @@ std::string Options::helpText() {
 #include "options.inc"
 #undef MSLEDGER_OPTION
   return text;
+}
+
+bool parseExitCode(const std::string &text, int *code) {
+  int value = -1;
+  if (!parseValue(text, &value) || value < 0 || value > 255)
+    return false;
+  *code = value;
+  return true;
 }
 
 std::string expandPid(const std::string &path, int pid) {
