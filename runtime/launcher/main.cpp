@@ -363,10 +363,11 @@ int main(int argc, char **argv) {
         badUsage("--snapshot-dir needs a directory");
       options.push_back("snapshot_dir=" + quoted(value));
     } else if (flag == "--report-signal") {
-      if (msledger::signalNamed(value) < 0)
+      std::string why;
+      if (msledger::signalNamed(value, &why) < 0)
         badUsage("--report-signal expects SIGUSR1, SIGUSR2, a signal number "
                  "or none, not '" +
-                 value + "'");
+                 value + "' (" + why + ")");
       options.push_back("report_signal=" + value);
     } else if (flag == "--exitcode") {
       exitCodeOption(value);

@@ -78,7 +78,7 @@ void startThread(Ledger &ledger) { std::thread(monitorLoop, &ledger).detach(); }
 
 } // namespace
 
-int signalNamed(const std::string &name) {
+int signalNamed(const std::string &name, std::string *why) {
   if (name.empty() || name == "none")
     return 0;
   std::string bare = name.rfind("SIG", 0) == 0 ? name.substr(3) : name;
@@ -88,10 +88,44 @@ int signalNamed(const std::string &name) {
     return SIGUSR2;
   char *end = nullptr;
   long number = strtol(name.c_str(), &end, 10);
-  if (!name.empty() && !*end && number > 0 && number < NSIG &&
-      number != SIGKILL && number != SIGSTOP)
-    return static_cast<int>(number);
-  return -1;
+  if (name.empty() || *end || number <= 0 || number >= NSIG) {
+    if (why)
+      *why = "names no signal";
+    return -1;
+  }
+  const char *reason = nullptr;
+  switch (number) {
+  case SIGKILL:
+  case SIGSTOP:
+    reason = "cannot be caught";
+    break;
+  case SIGSEGV:
+  case SIGBUS:
+  case SIGFPE:
+  case SIGILL:
+  case SIGTRAP:
+  case SIGSYS:
+  case SIGABRT:
+    // A handler that returns from a fault goes back to the faulting
+    // instruction: a crash would become endless reports.
+    reason = "reports a fault or abort, and a crash must stay a crash";
+    break;
+  default:
+    // glibc keeps the first real-time signals for its threads; sigaction on
+    // them fails.
+    if (number > 31 && number < SIGRTMIN)
+      reason = "is reserved by the C library";
+  }
+  if (reason) {
+    if (why) {
+      const char *abbreviation = sigabbrev_np(static_cast<int>(number));
+      *why = (abbreviation ? "SIG" + std::string(abbreviation)
+                           : "signal " + std::to_string(number)) +
+             " " + reason;
+    }
+    return -1;
+  }
+  return static_cast<int>(number);
 }
 
 long intervalNamed(const std::string &seconds) {
@@ -106,13 +140,14 @@ long intervalNamed(const std::string &seconds) {
 
 void startMonitor(Ledger &ledger) {
   const Options &options = ledger.options();
-  int signal = signalNamed(options.report_signal);
+  std::string why;
+  int signal = signalNamed(options.report_signal, &why);
   long interval = intervalNamed(options.snapshot_interval);
   if (signal < 0)
     fprintf(stderr,
-            "msledger: option 'report_signal' names no signal: '%s'; none "
-            "is used\n",
-            options.report_signal.c_str());
+            "msledger: option 'report_signal' cannot be '%s': %s; no report "
+            "signal is used\n",
+            options.report_signal.c_str(), why.c_str());
   if (interval < 0)
     fprintf(stderr,
             "msledger: option 'snapshot_interval' must be a number of "
@@ -134,7 +169,11 @@ void startMonitor(Ledger &ledger) {
     action.sa_handler = onReportSignal;
     action.sa_flags = SA_RESTART;
     sigemptyset(&action.sa_mask);
-    sigaction(signal, &action, nullptr);
+    if (sigaction(signal, &action, nullptr) != 0)
+      fprintf(stderr,
+              "msledger: cannot install the report signal %d: %s; no report "
+              "signal is used\n",
+              signal, strerror(errno));
   }
   ledger.journal().setChunkHook(onJournalChunk);
   startThread(ledger);

@@ -24,8 +24,9 @@ namespace msledger {
 class Ledger;
 
 /// The signal number an option names ("SIGUSR1", "USR2", "10"), 0 for
-/// "none" or "", -1 if it names none.
-int signalNamed(const std::string &name);
+/// "none" or "", -1 if it names none or one that cannot serve as the report
+/// signal (*why says which: SIGKILL, a fault signal, a reserved one).
+int signalNamed(const std::string &name, std::string *why = nullptr);
 /// The interval in milliseconds a "snapshot_interval" names ("0.5"), 0 for
 /// none, -1 if malformed.
 long intervalNamed(const std::string &seconds);
