@@ -296,6 +296,21 @@ bool readJournal(const std::string &bytes, JournalContents *out,
              std::to_string(dataOffset) + ")";
     return false;
   }
+  // A header that does not fit the file would read as "0 events, nothing
+  // was live": a plausible answer, and a wrong one. A file cut short after
+  // its first units is a truncated journal, read as far as it goes.
+  if (dataOffset >= bytes.size()) {
+    *error = "a corrupt or truncated journal: its units start at offset " +
+             std::to_string(dataOffset) + ", past the end of the file (" +
+             std::to_string(bytes.size()) + " bytes)";
+    return false;
+  }
+  if (out->header.capacityUnits == 0 ||
+      out->header.capacityUnits > kMaxJournalUnits) {
+    *error = "a corrupt journal header (room for " +
+             std::to_string(out->header.capacityUnits) + " units)";
+    return false;
+  }
   uint64_t available =
       bytes.size() > dataOffset ? (bytes.size() - dataOffset) / 32 : 0;
   uint64_t units = std::min(out->header.capacityUnits, available);

@@ -38,6 +38,9 @@
 namespace msledger {
 
 constexpr uint32_t kJournalVersion = 2;
+/// More units than any journal holds (journal_size_mb is an int of MiB):
+/// a header that says so is corrupt.
+constexpr uint64_t kMaxJournalUnits = (uint64_t(INT32_MAX) << 20) / 32;
 constexpr uint32_t kJournalDataOffset = 4096; // the header's page
 constexpr unsigned kBlockUnits = 128;         // 4 KiB
 constexpr uint8_t kCommitted = 0xC5;

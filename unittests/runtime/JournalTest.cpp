@@ -91,11 +91,9 @@ TEST(Journal, EventsSitesAndChainsReadBackInSerialOrder) {
   ASSERT_TRUE(readJournal(bytes, &contents, &error)) << error;
   EXPECT_TRUE(contents.truncated);
   EXPECT_EQ(contents.sites.size(), 1u);
-  // Cut inside the header's page: a header and nothing else.
-  ASSERT_TRUE(readJournal(contentsOf(path).substr(0, 100), &contents, &error))
-      << error;
-  EXPECT_TRUE(contents.truncated);
-  EXPECT_TRUE(contents.events.empty());
+  // Cut inside the header's page: no unit is left to say what happened, and
+  // "nothing was live" would be a guess.
+  EXPECT_FALSE(readJournal(contentsOf(path).substr(0, 100), &contents, &error));
   EXPECT_FALSE(readJournal("MSLJRNL", &contents, &error));
   EXPECT_EQ(error, "not an msledger journal");
   unlink(path.c_str());
@@ -129,6 +127,46 @@ TEST(Journal, ReadsVersionOneWithUnitsRightAfterTheHeader) {
   EXPECT_FALSE(readJournal(v3, &contents, &error));
   EXPECT_EQ(error, "a journal of version 3; this msledger reads versions 1 "
                    "to 2");
+}
+
+TEST(Journal, AHeaderThatDoesNotFitTheFileIsRefused) {
+  std::string path =
+      "/tmp/msledger-journal-header-" + std::to_string(getpid()) + ".journal";
+  Journal journal;
+  std::string error;
+  ASSERT_TRUE(journal.open(path, 1 << 20, 1, kJournalCannLevel, &error))
+      << error;
+  journal.release(0, 0x1000, 9, apiIndex("aclrtFree"), 0, false);
+  std::string bytes = contentsOf(path);
+  unlink(path.c_str());
+  JournalHeader header;
+  memcpy(&header, bytes.data(), sizeof header);
+  auto withHeader = [&](const JournalHeader &changed) {
+    std::string copy = bytes;
+    memcpy(&copy[0], &changed, sizeof changed);
+    return copy;
+  };
+  JournalContents contents;
+  JournalHeader past = header;
+  past.dataOffset = static_cast<uint32_t>(bytes.size() + 4096);
+  EXPECT_FALSE(readJournal(withHeader(past), &contents, &error));
+  EXPECT_EQ(error.rfind("a corrupt or truncated journal: its units start at "
+                        "offset ",
+                        0),
+            0u)
+      << error;
+  for (uint64_t capacity : {uint64_t(0), kMaxJournalUnits + 1}) {
+    JournalHeader room = header;
+    room.capacityUnits = capacity;
+    EXPECT_FALSE(readJournal(withHeader(room), &contents, &error));
+    EXPECT_EQ(error, "a corrupt journal header (room for " +
+                         std::to_string(capacity) + " units)");
+  }
+  // Cut short after its units began: truncated, read as far as it goes.
+  std::string cut = bytes.substr(0, kJournalDataOffset + 4096);
+  ASSERT_TRUE(readJournal(cut, &contents, &error)) << error;
+  EXPECT_TRUE(contents.truncated);
+  EXPECT_EQ(contents.events.size(), 1u);
 }
 
 // The bug this catches: madvise(MADV_POPULATE_WRITE) refused the units'
