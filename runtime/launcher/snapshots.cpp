@@ -86,6 +86,16 @@ std::optional<Snapshot> parseSnapshot(const std::string &text,
     entry.level = level && level->is_string() ? level->as_string().c_str() : "";
     entry.bytes = number(*site, "live_bytes");
     entry.count = number(*site, "live_count");
+    // A process holds far less than 2^53 bytes, and JSON numbers above it
+    // are not exact: a larger value is a corrupt snapshot, which would wrap
+    // the sums and the differences below.
+    if (entry.bytes > kMaxJsonInteger || entry.count > kMaxJsonInteger) {
+      *error = path +
+               ": a corrupt snapshot (a site's live_bytes or "
+               "live_count is " +
+               std::to_string(std::max(entry.bytes, entry.count)) + ")";
+      return std::nullopt;
+    }
     std::string key = entry.level + "\n" + entry.callee + "\n" + entry.place;
     Snapshot::Site &merged = snapshot.sites[key];
     merged.place = entry.place;
@@ -111,7 +121,13 @@ std::optional<Snapshot> parseSnapshot(const std::string &text,
                            device->as_int64() < 1024
                        ? static_cast<int>(device->as_int64())
                        : -1;
-          bytes[id] += number(*share, "live_bytes");
+          uint64_t shareBytes = number(*share, "live_bytes");
+          if (shareBytes > kMaxJsonInteger) {
+            *error = path + ": a corrupt snapshot (a device's live_bytes is " +
+                     std::to_string(shareBytes) + ")";
+            return std::nullopt;
+          }
+          bytes[id] += shareBytes;
         }
     }
   return snapshot;
@@ -151,6 +167,21 @@ std::optional<std::vector<Snapshot>> readSnapshots(const std::string &dir,
             [](const Snapshot &a, const Snapshot &b) {
               return a.sequence < b.sequence;
             });
+  // One run's snapshots are taken one after another: time rises with the
+  // sequence. Anything else (two runs' snapshots mixed, an edited file)
+  // gives rates that mean nothing.
+  for (size_t i = 1; i < series.size(); ++i)
+    if (series[i].timeMs <= series[i - 1].timeMs ||
+        series[i].sequence == series[i - 1].sequence) {
+      *error = series[i].path + " (sequence " +
+               std::to_string(series[i].sequence) + ", time_ms " +
+               std::to_string(series[i].timeMs) + ") does not follow " +
+               series[i - 1].path + " (sequence " +
+               std::to_string(series[i - 1].sequence) + ", time_ms " +
+               std::to_string(series[i - 1].timeMs) +
+               "): these are not the snapshots of one run";
+      return std::nullopt;
+    }
   return series;
 }
 
@@ -234,8 +265,12 @@ std::string growthReport(const std::vector<Snapshot> &series) {
   };
   std::vector<Suspect> suspects;
   size_t intervals = series.size() - 1;
+  // readSnapshots saw that time rises; a series made otherwise has no span.
   double seconds =
-      static_cast<double>(series.back().timeMs - series.front().timeMs) / 1000;
+      series.back().timeMs > series.front().timeMs
+          ? static_cast<double>(series.back().timeMs - series.front().timeMs) /
+                1000
+          : 0;
   for (const std::string &key : keys) {
     std::vector<uint64_t> bytes;
     const Snapshot::Site *site = nullptr;

@@ -21,6 +21,10 @@
 
 namespace msledger {
 
+/// The largest integer a JSON number holds exactly (2^53); snapshot values
+/// above it are corrupt.
+constexpr uint64_t kMaxJsonInteger = uint64_t(1) << 53;
+
 struct Snapshot {
   std::string path;
   uint64_t sequence = 0;
@@ -43,7 +47,8 @@ std::optional<Snapshot> parseSnapshot(const std::string &text,
                                       std::string *error);
 std::optional<Snapshot> readSnapshot(const std::string &path,
                                      std::string *error);
-/// Every snapshot-*.json of `dir`, in sequence order.
+/// Every snapshot-*.json of `dir`, in sequence order; refused unless their
+/// time rises with their sequence (the snapshots of one run).
 std::optional<std::vector<Snapshot>> readSnapshots(const std::string &dir,
                                                    std::string *error);
 

@@ -95,6 +95,17 @@ TEST(Snapshots, GrowthNamesWhatKeepsRisingNotWhatFilledAndHeld) {
             "s.\n");
 }
 
+TEST(Snapshots, ValuesNoProcessHoldsAreCorrupt) {
+  std::string error;
+  EXPECT_FALSE(parseSnapshot(
+      R"({"kind": "snapshot", "sequence": 1, "time_ms": 5, "sites": [
+        {"file": "a.cpp", "line": 1, "callee": "aclrtMalloc", "level": "cann",
+         "live_bytes": 18446744073709551615, "live_count": 1}]})",
+      "big.json", &error));
+  EXPECT_EQ(error, "big.json: a corrupt snapshot (a site's live_bytes or "
+                   "live_count is 18446744073709551615)");
+}
+
 TEST(Snapshots, MalformedInputNamesTheFile) {
   std::string error;
   EXPECT_FALSE(parseSnapshot("{", "a.json", &error));
