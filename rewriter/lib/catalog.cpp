@@ -272,6 +272,9 @@ public:
       if (!paramField(*sizeValue, function, what, "size", "param",
                       "size parameter", &function.sizeParam, &param))
         return false;
+      if (isPointerType(function.params[function.sizeParam].type))
+        return fail(what + ": size parameter \"" + param +
+                    "\" is a pointer; the size is a number passed in");
     } else if (family->kind == Kind::Memory && isAcquiring(function.role)) {
       return fail(what + ": an allocation needs a \"size\"");
     }
@@ -315,12 +318,18 @@ public:
       if (function.returnType == "void")
         return fail(what +
                     ": a void function cannot succeed by its return value");
-    } else if (success->if_contains("nonnull")) {
+    } else if (const json::value *nonNull = success->if_contains("nonnull")) {
       function.success = SuccessRule::NonNull;
+      if (!nonNull->is_bool() || !nonNull->as_bool())
+        return fail(what + ": success \"nonnull\" must be true");
       if (!isPointerType(function.returnType))
         return fail(what + ": success \"nonnull\" needs a pointer return type");
-    } else if (success->if_contains("always")) {
+    } else if (const json::value *always = success->if_contains("always")) {
       function.success = SuccessRule::Always;
+      if (!always->is_bool() || !always->as_bool())
+        return fail(what + ": success \"always\" must be true (a function "
+                           "that can fail says how: \"equals\" or "
+                           "\"nonnull\")");
     } else {
       return fail(what + ": success must be {\"equals\": N}, {\"nonnull\": "
                          "true} or {\"always\": true}");
@@ -369,6 +378,11 @@ public:
       if (family.perDevice() && function.sizeParam >= 0)
         return fail(what + ": a family released per device keeps the "
                            "device, not a \"size\"");
+      if (family.kind == Kind::Memory && family.space.empty() &&
+          isAcquiring(function.role) && function.spaceFlagParam < 0)
+        return fail(what + ": family '" + family.name +
+                    "' has no \"space\", so its allocations need a "
+                    "\"space\": {\"driver_flag\": P}");
     }
     return true;
   }
@@ -466,6 +480,13 @@ std::optional<Catalog> Catalog::parse(const std::string &text,
       return std::nullopt;
   if (!parser.resolveImplicitReleases(catalog.Families, catalog.Functions))
     return std::nullopt;
+  if (catalog.Functions.size() > kMaxCatalogFunctions ||
+      catalog.Families.size() > kMaxCatalogFamilies) {
+    parser.fail("more than " + std::to_string(kMaxCatalogFunctions) +
+                " functions or " + std::to_string(kMaxCatalogFamilies) +
+                " families: msledger's tables hold no more");
+    return std::nullopt;
+  }
   for (const Family &family : catalog.Families) {
     bool acquires = false, releases = false;
     for (const Function &function : catalog.Functions)
@@ -492,6 +513,14 @@ std::optional<Catalog> Catalog::load(const std::string &path,
 
 bool Catalog::merge(const Catalog &addition, const std::string &source,
                     std::string *error) {
+  if (Functions.size() + addition.Functions.size() > kMaxCatalogFunctions ||
+      Families.size() + addition.Families.size() > kMaxCatalogFamilies) {
+    *error = source + ": with the catalog it adds to, more than " +
+             std::to_string(kMaxCatalogFunctions) + " functions or " +
+             std::to_string(kMaxCatalogFamilies) +
+             " families: msledger's tables hold no more";
+    return false;
+  }
   std::vector<unsigned> familyIndex;
   for (const Family &family : addition.Families) {
     for (const Family &known : Families)

@@ -117,6 +117,12 @@ struct ImplicitRelease {
   unsigned functionIndex = 0; // index of `function`
 };
 
+/// What the runtime's tables hold -- its records keep an API index in 10 bits
+/// -- and so what a catalog, the built-in one with a project's additions,
+/// may have.
+constexpr size_t kMaxCatalogFunctions = 1023;
+constexpr size_t kMaxCatalogFamilies = 255;
+
 struct Family {
   std::string name;
   std::string display;   // "stream", "device memory", ...

@@ -318,11 +318,6 @@ int main(int argc, char **argv) {
     fprintf(stderr, "msledger-catalog-gen: %s\n", error.c_str());
     return 1;
   }
-  if (catalog->functions().size() > 1023 || catalog->families().size() > 255) {
-    fprintf(stderr, "msledger-catalog-gen: at most 1023 functions and 255 "
-                    "families fit the ledger's records\n");
-    return 1;
-  }
   std::string source = argv[1];
   size_t slash = source.rfind("/rewriter/");
   if (slash != std::string::npos)

@@ -44,7 +44,8 @@ namespace {
 
 // Registered entries: written once under the mutex, then published by
 // raising the count (release); readers only use indices they were given.
-constexpr size_t kMaxApis = 1023, kMaxFamilies = 255, kMaxNameSpaces = 255;
+constexpr size_t kMaxApis = kMaxCatalogFunctions,
+                 kMaxFamilies = kMaxCatalogFamilies, kMaxNameSpaces = 255;
 const char *RegisteredNameSpaces[kMaxNameSpaces];
 std::atomic<size_t> ApiTotal{0}, FamilyTotal{0}, NameSpaceTotal{0};
 std::mutex RegistrationMutex;

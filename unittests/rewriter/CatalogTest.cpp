@@ -263,6 +263,109 @@ TEST(Catalog, AnAllocationNeedsASize) {
 
 namespace {
 
+/// A pool family with these fields, an allocation and a free with these.
+std::string pool(const std::string &familyFields, const std::string &alloc,
+                 const std::string &allocFields, const std::string &success) {
+  return R"json({"version": 1, "families": [{"name": "pool", "level": "cann",
+      "kind": "memory", "display": "pool memory")json" +
+         familyFields + R"json(}], "functions": [
+      {"signature": ")json" +
+         alloc + R"json(", "role": "alloc", "family": "pool",
+       "handle": {"from": "out", "param": "p"}, )json" +
+         allocFields + R"json("success": )json" + success + R"json(},
+      {"signature": "int poolFree(void *p)", "role": "free", "family": "pool",
+       "handle": {"from": "param", "param": "p"}, "success": {"equals": 0}}]})json";
+}
+
+} // namespace
+
+TEST(Catalog, RefusesWhatTheRuntimeCannotHonour) {
+  std::string good =
+      pool(R"json(, "space": "GM")json", "int poolAlloc(void **p, size_t n)",
+           R"json("size": {"param": "n"}, )json", R"json({"equals": 0})json");
+  std::string error;
+  EXPECT_TRUE(Catalog::parse(good, "test.json", &error)) << error;
+  // A memory family says where its memory is, or each allocation a flag.
+  EXPECT_TRUE(
+      mentions(parseError(pool("", "int poolAlloc(void **p, size_t n)",
+                               R"json("size": {"param": "n"}, )json",
+                               R"json({"equals": 0})json")),
+               "function 'poolAlloc': family 'pool' has no \"space\", so its "
+               "allocations need a \"space\": {\"driver_flag\": P}"));
+  EXPECT_TRUE(Catalog::parse(
+      pool(
+          "", "int poolAlloc(void **p, size_t n, unsigned long long flag)",
+          R"json("size": {"param": "n"}, "space": {"driver_flag": "flag"}, )json",
+          R"json({"equals": 0})json"),
+      "test.json", &error))
+      << error;
+  // "always": false is no rule at all.
+  EXPECT_TRUE(mentions(parseError(pool(R"json(, "space": "GM")json",
+                                       "int poolAlloc(void **p, size_t n)",
+                                       R"json("size": {"param": "n"}, )json",
+                                       R"json({"always": false})json")),
+                       "function 'poolAlloc': success \"always\" must be "
+                       "true"));
+  EXPECT_TRUE(mentions(parseError(pool(R"json(, "space": "GM")json",
+                                       "void *poolAlloc(void **p, size_t n)",
+                                       R"json("size": {"param": "n"}, )json",
+                                       R"json({"nonnull": false})json")),
+                       "function 'poolAlloc': success \"nonnull\" must be "
+                       "true"));
+  // The size is a number passed in, not a pointer to one.
+  EXPECT_TRUE(mentions(parseError(pool(R"json(, "space": "GM")json",
+                                       "int poolAlloc(void **p, size_t *n)",
+                                       R"json("size": {"param": "n"}, )json",
+                                       R"json({"equals": 0})json")),
+                       "function 'poolAlloc': size parameter \"n\" is a "
+                       "pointer"));
+}
+
+TEST(Catalog, RefusesMoreThanTheRuntimesTablesHold) {
+  std::string functions;
+  for (size_t i = 0; i <= kMaxCatalogFunctions / 2; ++i)
+    functions += R"json({"signature": "int get)json" + std::to_string(i) +
+                 R"json((void **p)", "role": "acquire", "family": "token",
+        "handle": {"from": "out", "param": "p"}, "success": {"equals": 0}},
+        {"signature": "int put)json" +
+                 std::to_string(i) +
+                 R"json((void *p)", "role": "release", "family": "token",
+        "handle": {"from": "param", "param": "p"}, "success": {"equals": 0}},)json";
+  functions.pop_back();
+  std::string text =
+      R"json({"version": 1, "families": [{"name": "token", "level": "cann",
+      "kind": "resource", "display": "token"}], "functions": [)json" +
+      functions + "]}";
+  EXPECT_EQ(parseError(text),
+            "test.json: more than 1023 functions or 255 families: msledger's "
+            "tables hold no more");
+  // Nor can additions take the built-in catalog past them.
+  std::string error;
+  std::optional<Catalog> builtIn = Catalog::load(MSLEDGER_CATALOG_PATH, &error);
+  ASSERT_TRUE(builtIn) << error;
+  std::string half = R"json({"version": 1, "families": [{"name": "token",
+      "level": "cann", "kind": "resource", "display": "token"}], "functions": [)json";
+  std::string list;
+  for (size_t i = 0; i + builtIn->functions().size() <= kMaxCatalogFunctions;
+       i += 2)
+    list += R"json({"signature": "int get)json" + std::to_string(i) +
+            R"json((void **p)", "role": "acquire", "family": "token",
+        "handle": {"from": "out", "param": "p"}, "success": {"equals": 0}},
+        {"signature": "int put)json" +
+            std::to_string(i) +
+            R"json((void *p)", "role": "release", "family": "token",
+        "handle": {"from": "param", "param": "p"}, "success": {"equals": 0}},)json";
+  list.pop_back();
+  std::optional<Catalog> addition =
+      Catalog::parse(half + list + "]}", "mine.json", &error);
+  ASSERT_TRUE(addition) << error;
+  EXPECT_FALSE(builtIn->merge(*addition, "mine.json", &error));
+  EXPECT_EQ(error, "mine.json: with the catalog it adds to, more than 1023 "
+                   "functions or 255 families: msledger's tables hold no more");
+}
+
+namespace {
+
 /// A pool whose allocation has `device` as its "memory_device".
 std::string poolWithMemoryDevice(const std::string &device,
                                  const std::string &family = "pool") {
