@@ -428,10 +428,12 @@ int main(int argc, char **argv) {
   if (WIFSIGNALED(status)) {
     int sig = WTERMSIG(status);
     const char *name = sigabbrev_np(sig);
-    note(logFile, "====== ERROR: " + std::string(argv[first]) +
-                      " was terminated by signal " + std::to_string(sig) +
-                      " (SIG" + (name ? name : "?") +
-                      "); the leak report of a killed process is lost\n");
+    // The application's log, as its ledger named it: %p is its pid.
+    note(msledger::expandPid(logFile, Child),
+         "====== ERROR: " + std::string(argv[first]) +
+             " was terminated by signal " + std::to_string(sig) + " (SIG" +
+             (name ? name : "?") +
+             "); the leak report of a killed process is lost\n");
     return 128 + sig;
   }
   return WEXITSTATUS(status);
