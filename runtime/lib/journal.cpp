@@ -66,27 +66,29 @@ bool Journal::open(const std::string &path, uint64_t bytes,
       (std::max<uint64_t>(bytes, 1 << 20) - kJournalDataOffset) / kBlockBytes;
   uint64_t size = kJournalDataOffset + blocks * kBlockBytes;
   int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0 || ftruncate(fd, static_cast<off_t>(size)) != 0) {
+  if (fd < 0) {
     *error = "cannot create the journal " + path + ": " + strerror(errno);
-    if (fd >= 0)
-      close(fd);
     return false;
   }
-  // The blocks are reserved now: a page of a sparse file the filesystem has
-  // no room for would be a SIGBUS in the application's thread writing it.
-  if (int failed = posix_fallocate(fd, 0, static_cast<off_t>(size))) {
-    *error = "cannot reserve " + std::to_string(size >> 20) +
-             " MiB for the journal " + path + ": " + strerror(failed);
+  // Every failure from here on removes the file it created: no empty or
+  // half-made journal is left for msledger report to misread.
+  auto failWith = [&](const std::string &message) {
+    *error = message;
     close(fd);
     unlink(path.c_str());
     return false;
-  }
+  };
+  if (ftruncate(fd, static_cast<off_t>(size)) != 0)
+    return failWith("cannot size the journal " + path + ": " + strerror(errno));
+  // The blocks are reserved now: a page of a sparse file the filesystem has
+  // no room for would be a SIGBUS in the application's thread writing it.
+  if (int failed = posix_fallocate(fd, 0, static_cast<off_t>(size)))
+    return failWith("cannot reserve " + std::to_string(size >> 20) +
+                    " MiB for the journal " + path + ": " + strerror(failed));
   void *memory = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  if (memory == MAP_FAILED)
+    return failWith("cannot map the journal " + path + ": " + strerror(errno));
   close(fd);
-  if (memory == MAP_FAILED) {
-    *error = "cannot map the journal " + path + ": " + strerror(errno);
-    return false;
-  }
   MappedBytes = size;
   auto *header = static_cast<JournalHeader *>(memory);
   memcpy(header->magic, "MSLJRNL1", 8);

@@ -6,10 +6,12 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <sstream>
+#include <sys/resource.h>
 #include <sys/vfs.h>
 #include <unistd.h>
 
@@ -127,6 +129,29 @@ TEST(Journal, ReadsVersionOneWithUnitsRightAfterTheHeader) {
   EXPECT_FALSE(readJournal(v3, &contents, &error));
   EXPECT_EQ(error, "a journal of version 3; this msledger reads versions 1 "
                    "to 2");
+}
+
+TEST(Journal, AFailedOpenLeavesNoFileBehind) {
+  // A file size limit makes sizing the journal fail (EFBIG, with SIGXFSZ
+  // ignored), as a full quota would.
+  std::string path =
+      "/tmp/msledger-journal-limit-" + std::to_string(getpid()) + ".journal";
+  struct rlimit saved;
+  ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &saved), 0);
+  struct rlimit small = saved;
+  small.rlim_cur = 1 << 16;
+  void (*previous)(int) = signal(SIGXFSZ, SIG_IGN);
+  ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &small), 0);
+  Journal journal;
+  std::string error;
+  bool opened = journal.open(path, 1 << 20, 1, kJournalCannLevel, &error);
+  setrlimit(RLIMIT_FSIZE, &saved);
+  signal(SIGXFSZ, previous);
+  EXPECT_FALSE(opened);
+  EXPECT_EQ(error.rfind("cannot size the journal " + path + ": ", 0), 0u)
+      << error;
+  EXPECT_NE(access(path.c_str(), F_OK), 0) << path << " was left behind";
+  unlink(path.c_str());
 }
 
 TEST(Journal, AHeaderThatDoesNotFitTheFileIsRefused) {
