@@ -955,6 +955,47 @@ int launch(const std::vector<std::string> &argv) {
   return status;
 }
 
+/// msrewrite's own word on an unknown option, before LLVM's, which names the
+/// nearest of all its options however far ("--bogus": "Did you mean '-o'?"):
+/// a suggestion only for a near miss of one of msrewrite's.
+bool knownOptionsOnly(int argc, const char **argv) {
+  llvm::StringMap<cl::Option *> &known = cl::getRegisteredOptions();
+  for (int i = 1; i < argc; ++i) {
+    llvm::StringRef arg = argv[i];
+    if (arg == "--")
+      break;
+    if (!arg.starts_with("-") || arg == "-")
+      continue;
+    auto [name, value] = arg.ltrim('-').split('=');
+    auto found = known.find(name);
+    if (found != known.end()) {
+      if (!arg.contains('=') &&
+          found->second->getValueExpectedFlag() == cl::ValueRequired)
+        ++i; // "-p build": the next word is the value
+      continue;
+    }
+    llvm::StringRef best;
+    unsigned bestDistance = 0;
+    for (auto &entry : known) {
+      cl::Option *option = entry.getValue();
+      bool ours = entry.getKey() == "help" || entry.getKey() == "version" ||
+                  llvm::is_contained(option->Categories, &Category);
+      unsigned d = name.edit_distance(entry.getKey());
+      if (ours && (best.empty() || d < bestDistance)) {
+        best = entry.getKey();
+        bestDistance = d;
+      }
+    }
+    llvm::errs() << "msrewrite: error: unknown option '" << arg << "'";
+    if (!best.empty() && bestDistance * 3 <= name.size())
+      llvm::errs() << "; did you mean '" << (best.size() == 1 ? "-" : "--")
+                   << best << "'?";
+    llvm::errs() << " (msrewrite --help lists the options)\n";
+    return false;
+  }
+  return true;
+}
+
 } // namespace
 
 int main(int argc, const char **argv) {
@@ -985,6 +1026,8 @@ int main(int argc, const char **argv) {
     }
   }
   cl::HideUnrelatedOptions(Category);
+  if (!knownOptionsOnly(argc, argv))
+    return 1;
   const char *overview =
       "Rewrites calls to the catalog's ACL, DVPP and driver APIs so that\n"
       "msledger's reports name their file and line.\n";

@@ -18,6 +18,7 @@
 #include "text_file.h"
 #include "timeline.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -65,7 +66,10 @@ void usage(FILE *out) {
       "may be on)\n"
       "  --leak-check=yes|no         report what is live at exit (default "
       "yes)\n"
-      "  --log-file=FILE             write reports to FILE instead of stderr\n"
+      "  --log-file=FILE             append reports to FILE instead of "
+      "writing them\n"
+      "                              to stderr; %%p in FILE becomes the "
+      "pid\n"
       "  --log-level=info|warn|error how much besides the reports (default "
       "warn)\n"
       "  -v, --version               print the version\n"
@@ -97,10 +101,83 @@ void usage(FILE *out) {
       "found\n"
       "                              (default 23; 0 keeps the application's "
       "status)\n"
+      "  --chain-depth=N             callers of a rewritten helper an event "
+      "names\n"
+      "                              (0 to 16, default 8)\n"
+      "A yes|no option given bare (--leak-check) means yes.\n"
       "\n"
       "The same options can be given to a program run without the launcher in\n"
       "MSLEDGER_OPTIONS=name=value:name=value. All of them:\n%s",
       msledger::Options::helpText().c_str());
+}
+
+/// The launcher's flags: name, what a value is ("" for yes|no flags).
+struct Flag {
+  const char *name;
+  const char *value;
+};
+constexpr Flag kFlags[] = {
+    {"--check-device-heap", ""}, {"--check-cann-heap", ""},
+    {"--leak-check", ""},        {"--group-by-site", ""},
+    {"--report-resources", ""},  {"--implicit-release-is-leak", ""},
+    {"--log-file", "FILE"},      {"--log-level", "info|warn|error"},
+    {"--json", "FILE"},          {"--snapshot-interval", "SECONDS"},
+    {"--snapshot-dir", "DIR"},   {"--journal", "FILE"},
+    {"--report-signal", "SIG"},  {"--exitcode", "N"},
+    {"--chain-depth", "N"}};
+
+const Flag *flagNamed(const std::string &name) {
+  for (const Flag &flag : kFlags)
+    if (name == flag.name)
+      return &flag;
+  return nullptr;
+}
+bool isBooleanFlag(const std::string &name) {
+  const Flag *flag = flagNamed(name);
+  return flag && !*flag->value;
+}
+bool isValueFlag(const std::string &name) {
+  const Flag *flag = flagNamed(name);
+  return flag && *flag->value;
+}
+std::string valueName(const std::string &name) {
+  const Flag *flag = flagNamed(name);
+  return flag ? flag->value : "";
+}
+
+/// Levenshtein distance, for suggestions.
+size_t distance(const std::string &a, const std::string &b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j)
+    row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1,
+                         diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+/// "; did you mean --leak-check?" for a near miss (at most a third of the
+/// name changed), else nothing: a guess at random helps no one.
+std::string suggestion(const std::string &name) {
+  const Flag *best = nullptr;
+  size_t bestDistance = 0;
+  for (const Flag &flag : kFlags) {
+    size_t d = distance(name, flag.name);
+    if (!best || d < bestDistance) {
+      best = &flag;
+      bestDistance = d;
+    }
+  }
+  if (!best || bestDistance * 3 > name.size())
+    return "";
+  return std::string("; did you mean ") + best->name + "?";
 }
 
 [[noreturn]] void badUsage(const std::string &message) {
@@ -284,7 +361,46 @@ int snapshotCommand(int argc, char **argv) {
   return 0;
 }
 
+/// The help of a sub-command, or null for a name that is none.
+const char *subcommandHelp(const std::string &command) {
+  if (command == "diff")
+    return "Usage: msledger diff SNAPSHOT_A SNAPSHOT_B\n"
+           "The sites whose live memory grew from snapshot A to snapshot B "
+           "(files\n"
+           "--snapshot-interval wrote), largest growth first, then each "
+           "device's\n"
+           "live memory in A and in B. Exits 1 if a snapshot cannot be read.\n";
+  if (command == "growth")
+    return "Usage: msledger growth SNAPSHOT_DIR\n"
+           "The leak suspects of a run: the sites whose live memory rose in "
+           "at least\n"
+           "three quarters of the intervals between its snapshots and ended "
+           "higher,\n"
+           "fastest first. Exits 1 if there are no snapshots or they are not "
+           "one run's.\n";
+  if (command == "report")
+    return "Usage: msledger report [--exitcode=N] JOURNAL\n"
+           "The leak report rebuilt from a journal (--journal=FILE), also of "
+           "a process\n"
+           "that was killed. Exits N (default 23) when it lists leaks, 0 when "
+           "it lists\n"
+           "none, 1 when the journal cannot be read.\n";
+  if (command == "timeline")
+    return "Usage: msledger timeline OUT.html SNAPSHOT_DIR|JOURNAL\n"
+           "Writes one self-contained HTML page that charts live memory over "
+           "time, per\n"
+           "site, from a run's snapshots or a journal. Exits 1 if there is "
+           "nothing to\n"
+           "read.\n";
+  return nullptr;
+}
+
 int main(int argc, char **argv) {
+  if (argc > 2 && subcommandHelp(argv[1]) &&
+      (std::string(argv[2]) == "--help" || std::string(argv[2]) == "-h")) {
+    fputs(subcommandHelp(argv[1]), stdout);
+    return 0;
+  }
   if (argc > 1 &&
       (std::string(argv[1]) == "diff" || std::string(argv[1]) == "growth"))
     return snapshotCommand(argc, argv);
@@ -314,9 +430,17 @@ int main(int argc, char **argv) {
       return 0;
     }
     size_t equals = arg.find('=');
-    if (equals == std::string::npos)
-      badUsage("unknown option '" + arg + "'");
-    std::string flag = arg.substr(0, equals), value = arg.substr(equals + 1);
+    std::string flag = arg.substr(0, equals);
+    std::string value;
+    if (equals != std::string::npos) {
+      value = arg.substr(equals + 1);
+    } else if (isBooleanFlag(flag)) {
+      value = "yes"; // "--leak-check", as msSanitizer's users type it
+    } else if (isValueFlag(flag)) {
+      badUsage(flag + " needs a value: " + flag + "=" + valueName(flag));
+    } else {
+      badUsage("unknown option '" + arg + "'" + suggestion(flag));
+    }
     if (flag == "--check-device-heap") {
       device = yesNo(flag, value);
       deviceGiven = true;
@@ -372,8 +496,18 @@ int main(int argc, char **argv) {
     } else if (flag == "--exitcode") {
       exitCodeOption(value);
       options.push_back("exitcode=" + value);
+    } else if (flag == "--chain-depth") {
+      int depth = -1;
+      char *end = nullptr;
+      long parsed = strtol(value.c_str(), &end, 10);
+      if (!value.empty() && !*end && parsed >= 0 && parsed <= 16)
+        depth = static_cast<int>(parsed);
+      if (depth < 0)
+        badUsage("--chain-depth expects a number from 0 to 16, not '" + value +
+                 "'");
+      options.push_back("chain_depth=" + value);
     } else {
-      badUsage("unknown option '" + flag + "'");
+      badUsage("unknown option '" + flag + "'" + suggestion(flag));
     }
   }
   if (first >= argc)
@@ -383,6 +517,9 @@ int main(int argc, char **argv) {
     cann = false;
   if (cannGiven && !deviceGiven)
     device = false;
+  if (!device && !cann)
+    fprintf(stderr, "msledger: both --check-device-heap and --check-cann-heap "
+                    "are off: nothing will be checked\n");
   options.insert(options.begin(),
                  std::string("check_device_heap=") + (device ? "1" : "0"));
   options.insert(options.begin() + 1,

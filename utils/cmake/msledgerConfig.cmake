@@ -50,7 +50,11 @@ function(msledger_instrument)
   if(NOT targets)
     message(FATAL_ERROR "msledger_instrument: name the targets: msledger_instrument(TARGETS app ...)")
   endif()
+  # Said at every configure, so a build log shows whether these targets are
+  # the plain build.
+  list(JOIN targets " " named)
   if(NOT MSLEDGER_INSTRUMENT)
+    message(STATUS "msledger: MSLEDGER_INSTRUMENT is OFF; ${named} build as they are")
     return()
   endif()
   # Files under the root are rewritten; the top of the source tree by default.
@@ -90,6 +94,9 @@ function(msledger_instrument)
       set_property(TARGET ${target} APPEND PROPERTY LINK_LIBRARIES msledger::msledger)
     endif()
   endforeach()
+  message(STATUS "msledger: instrumenting ${named}: their sources compile rewritten "
+                 "(copies in ${CMAKE_BINARY_DIR}/msledger-instrumented); "
+                 "-DMSLEDGER_INSTRUMENT=OFF builds them as they are")
 endfunction()
 
 unset(_msledger_file)
