@@ -9,8 +9,23 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${BUILD_DIR:-$root/build}"
 
-"$root/utils/setup.sh" > "$build.setup.log" 2>&1 || { cat "$build.setup.log"; exit 1; }
+# On a new machine this installs packages and builds everything: minutes.
+# Its output goes to a log; the demo shows where it is.
+echo "== Setting up: the Debian packages msledger needs, then its build (minutes on a new machine; log: $build.setup.log)"
+set +o pipefail
+"$root/utils/setup.sh" 2>&1 | tee "$build.setup.log" | awk '
+  /^setup:/ { print "   " $0; fflush() }
+  /^Setting up / { print "   installing " $3; fflush() }
+  /^\[[0-9]+\/[0-9]+\]/ { gsub(/[][]/, "", $1); split($1, n, "/"); step = int(10 * n[1] / n[2]);
+                          if (step > shown) { shown = step; print "   building: " n[1] " of " n[2] " steps"; fflush() } }'
+status=${PIPESTATUS[0]}
+set -o pipefail
+if [[ $status -ne 0 ]]; then
+  echo "setup failed (status $status); its log: $build.setup.log" >&2
+  exit 1
+fi
 rm -f "$build.setup.log"
+echo "   done"
 
 simcann="$build/simcann"
 app_build="$build/examples/vector_add"
