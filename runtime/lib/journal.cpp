@@ -52,6 +52,56 @@ uint64_t journalCatalogHash() {
 Journal::~Journal() {
   if (Header)
     munmap(Header, MappedBytes);
+  if (Fd >= 0)
+    close(Fd);
+}
+
+bool Journal::reserveThrough(uint64_t blocks, bool writer) {
+  if (blocks <= Reserved.load(std::memory_order_acquire))
+    return true;
+  std::lock_guard<std::mutex> lock(ReserveMutex);
+  uint64_t reserved = Reserved.load(std::memory_order_relaxed);
+  if (blocks <= reserved)
+    return true;
+  if (Full.load(std::memory_order_relaxed))
+    return false;
+  constexpr uint64_t kBlockBytes = kBlockUnits * sizeof(JournalUnit);
+  // Whole chunks, which prefault() touches a chunk at a time.
+  auto chunks = [&](uint64_t through) {
+    return std::min(Blocks,
+                    (through + kChunkBlocks - 1) / kChunkBlocks * kChunkBlocks);
+  };
+  auto reserve = [&](uint64_t through) {
+    return posix_fallocate(
+        Fd, static_cast<off_t>(kJournalDataOffset + reserved * kBlockBytes),
+        static_cast<off_t>((through - reserved) * kBlockBytes));
+  };
+  // A step ahead; a writer short of room takes what it needs, if that fits.
+  uint64_t through =
+      chunks(std::max(blocks, reserved + kAheadChunks * kChunkBlocks));
+  int failed = reserve(through);
+  if (failed && writer) {
+    through = chunks(blocks);
+    failed = reserve(through);
+  }
+  if (failed) {
+    if (!writer)
+      return false; // the writers have room still; they will try themselves
+    // Writers see Full and journal no more; the report says so.
+    Full.store(true, std::memory_order_relaxed);
+    __atomic_store_n(&Header->full, 1, __ATOMIC_RELAXED);
+    char message[512];
+    int length = snprintf(message, sizeof message,
+                          "msledger: the journal %s has no more room on its "
+                          "filesystem (%s); later events are not journaled\n",
+                          Path.c_str(), strerror(failed));
+    if (length > 0)
+      (void)!::write(STDERR_FILENO, message,
+                     std::min<size_t>(length, sizeof message - 1));
+    return false;
+  }
+  Reserved.store(through, std::memory_order_release);
+  return true;
 }
 
 bool Journal::open(const std::string &path, uint64_t bytes,
@@ -80,15 +130,21 @@ bool Journal::open(const std::string &path, uint64_t bytes,
   };
   if (ftruncate(fd, static_cast<off_t>(size)) != 0)
     return failWith("cannot size the journal " + path + ": " + strerror(errno));
-  // The blocks are reserved now: a page of a sparse file the filesystem has
-  // no room for would be a SIGBUS in the application's thread writing it.
-  if (int failed = posix_fallocate(fd, 0, static_cast<off_t>(size)))
-    return failWith("cannot reserve " + std::to_string(size >> 20) +
+  // The header and the first blocks are reserved now, the rest as the
+  // journal fills (reserveThrough): a page of a sparse file the filesystem
+  // has no room for would be a SIGBUS in the application's thread writing
+  // it.
+  uint64_t first = std::min(blocks, kAheadChunks * kChunkBlocks);
+  uint64_t firstBytes = kJournalDataOffset + first * kBlockBytes;
+  if (int failed = posix_fallocate(fd, 0, static_cast<off_t>(firstBytes)))
+    return failWith("cannot reserve " + std::to_string(firstBytes >> 20) +
                     " MiB for the journal " + path + ": " + strerror(failed));
   void *memory = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
   if (memory == MAP_FAILED)
     return failWith("cannot map the journal " + path + ": " + strerror(errno));
-  close(fd);
+  Fd = fd; // kept, to reserve more as the journal fills
+  Path = path;
+  Reserved.store(first);
   MappedBytes = size;
   auto *header = static_cast<JournalHeader *>(memory);
   memcpy(header->magic, "MSLJRNL1", 8);
@@ -125,6 +181,13 @@ JournalUnit *Journal::reserve(unsigned count) {
     if (block >= Blocks) {
       Full.store(true, std::memory_order_relaxed);
       __atomic_store_n(&Header->full, 1, __ATOMIC_RELAXED);
+      cursor.next = cursor.end = nullptr;
+      cursor.generation = generation;
+      return nullptr;
+    }
+    // The monitor reserves ahead; a writer that outran it reserves itself.
+    if (block >= Reserved.load(std::memory_order_acquire) &&
+        !reserveThrough(block + 1, /*writer=*/true)) {
       cursor.next = cursor.end = nullptr;
       cursor.generation = generation;
       return nullptr;
@@ -191,9 +254,19 @@ void Journal::prefault() {
     return;
   // Keep kAheadChunks chunks faulted in ahead of the writers, so that no
   // event pays for a fresh page.
-  uint64_t wanted =
-      NextBlock.load(std::memory_order_relaxed) + kAheadChunks * kChunkBlocks;
-  while (Populated < wanted && Populated < Blocks) {
+  uint64_t wanted = std::min(Blocks, NextBlock.load(std::memory_order_relaxed) +
+                                         kAheadChunks * kChunkBlocks);
+  // Only reserved pages are touched: one the filesystem has no room for
+  // would be a SIGBUS here. The next step is reserved once the writers are
+  // into the current one's second chunk, so a journal of a few events keeps
+  // its first step alone.
+  uint64_t next = NextBlock.load(std::memory_order_relaxed);
+  if (next + (kAheadChunks - 1) * kChunkBlocks >
+      Reserved.load(std::memory_order_acquire))
+    reserveThrough(std::min(Blocks, next + kAheadChunks * kChunkBlocks),
+                   /*writer=*/false);
+  wanted = std::min(wanted, Reserved.load(std::memory_order_acquire));
+  while (Populated < wanted) {
     populate(Populated);
     Populated += kChunkBlocks;
   }

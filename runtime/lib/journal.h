@@ -15,9 +15,10 @@
 // block at the first uncommitted unit: a record a killed thread was writing
 // is lost, nothing else. Sites and chains are recorded once, when first
 // seen, so events refer to them by id. The file has a fixed size
-// (journal_size_mb), its blocks reserved at open (no SIGBUS later on a full
-// filesystem); when it is full, later events are not journaled and the
-// header says so. The ledger's monitor thread faults pages in ahead of the
+// (journal_size_mb), its blocks reserved as it fills, each before any unit
+// in it is written (no SIGBUS on a full filesystem: the journal ends
+// there); when it is full, later events are not journaled and the header
+// says so. The ledger's monitor thread faults pages in ahead of the
 // writers (prefault), so events do not pay for fresh pages; a writer
 // starting a new chunk of blocks calls the chunk hook, which wakes the
 // monitor to do so.
@@ -32,6 +33,7 @@
 #include <atomic>
 #include <cstdint>
 #include <map>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -93,7 +95,14 @@ uint64_t journalCatalogHash();
 class Journal {
 public:
   static constexpr uint64_t kChunkBlocks = 256; // 1 MiB
-  static constexpr uint64_t kAheadChunks = 16;  // kept faulted in ahead
+  /// Chunks kept reserved on disk and faulted in ahead of the writers. The
+  /// file's blocks are reserved (posix_fallocate) as it fills -- by the
+  /// monitor ahead of the writers, by a writer that finds none left -- so a
+  /// journal holding 16 events takes a few MiB of disk, not its whole size.
+  /// No unit is written, and no page touched, before its block is reserved:
+  /// a full filesystem ends the journal (its header says full) instead of a
+  /// SIGBUS in the application.
+  static constexpr uint64_t kAheadChunks = 4;
   Journal() = default;
   Journal(const Journal &) = delete;
   Journal &operator=(const Journal &) = delete;
@@ -137,6 +146,14 @@ private:
   /// Faults in the pages of kChunkBlocks blocks from `firstBlock` on.
   void populate(uint64_t firstBlock);
   uint64_t Populated = 0; // blocks faulted in; the monitor's
+  /// Reserves the file's blocks through `blocks`, a step ahead if there is
+  /// room. False if there is none: for a `writer`, the journal is full from
+  /// then on (with a message); the monitor leaves that to the writers.
+  bool reserveThrough(uint64_t blocks, bool writer);
+  std::atomic<uint64_t> Reserved{0}; // blocks whose disk space is reserved
+  std::mutex ReserveMutex;
+  int Fd = -1;
+  std::string Path;
 
   JournalHeader *Header = nullptr;
   uint64_t MappedBytes = 0;

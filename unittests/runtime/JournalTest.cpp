@@ -244,7 +244,9 @@ TEST(Journal, WritersAskForPrefaultAtEachChunkAndItRunsAhead) {
     journal.release(0, 0x1000 + i, i, apiIndex("aclrtFree"), 0, false);
   EXPECT_EQ(ChunksStarted.load(), static_cast<int>(kWritten));
   const uint64_t wanted = kWritten * kChunkBytes + kAhead;
-  EXPECT_LT(journal.residentBytes(wanted), wanted);
   journal.prefault(); // what the monitor does when woken
   EXPECT_EQ(journal.residentBytes(wanted), wanted);
+  // Ahead, not over the whole file. (Reserving a step of the file may bring
+  // its pages in too, so what was resident before prefault() says nothing.)
+  EXPECT_LT(journal.residentBytes(256 << 20), 256u << 20);
 }
