@@ -9,6 +9,17 @@
 
 namespace msledger {
 
+namespace {
+
+/// A field of a shard that size() and memoryBytes() read without its lock
+/// (the monitor's snapshots): written under the lock, but atomically, so
+/// that those reads are not data races.
+template <typename T> void storeRelaxed(T &field, T value) {
+  __atomic_store_n(&field, value, __ATOMIC_RELAXED);
+}
+
+} // namespace
+
 void RecordTable::Shard::lock() {
   while (locked.exchange(true, std::memory_order_acquire))
     while (locked.load(std::memory_order_relaxed))
@@ -101,7 +112,7 @@ void RecordTable::insertSlot(Shard &shard, Slot slot) {
     Slot &here = shard.slots[index];
     if (here.key == 0) {
       here = slot;
-      ++shard.count;
+      storeRelaxed(shard.count, shard.count + 1);
       return;
     }
     uint32_t theirs = distance(here, index, shard.capacity);
@@ -125,7 +136,7 @@ void RecordTable::eraseAt(Shard &shard, uint32_t index) {
     index = next;
   }
   shard.slots[index] = Slot{0, 0, 0};
-  --shard.count;
+  storeRelaxed(shard.count, shard.count - 1);
 }
 
 void RecordTable::grow(Shard &shard) {
@@ -136,8 +147,8 @@ void RecordTable::grow(Shard &shard) {
   shard.slots = static_cast<Slot *>(calloc(capacity, sizeof(Slot)));
   if (!shard.slots)
     abort(); // out of host memory: nothing sensible left to do
-  shard.capacity = capacity;
-  shard.count = 0;
+  storeRelaxed(shard.capacity, capacity);
+  storeRelaxed(shard.count, 0u);
   for (uint32_t i = 0; i < oldCapacity; ++i)
     if (old[i].key)
       insertSlot(shard, old[i]);
@@ -230,8 +241,8 @@ RecordTable::takeIf(const std::function<bool(const Record &)> &matches,
 void RecordTable::remember(Shard &shard, const Slot &ended,
                            const FreedRecord &release) {
   if (!shard.freed) {
-    shard.freed =
-        static_cast<FreedSlot *>(calloc(kFreedPerShard, sizeof(FreedSlot)));
+    storeRelaxed(shard.freed, static_cast<FreedSlot *>(
+                                  calloc(kFreedPerShard, sizeof(FreedSlot))));
     if (!shard.freed)
       return; // no history: a later double release reads as an illegal one
   }

@@ -119,6 +119,8 @@ private:
   };
   struct alignas(64) Shard {
     std::atomic<bool> locked{false};
+    // Written under the lock, atomically: size() and memoryBytes() read
+    // them without it.
     uint32_t capacity = 0;
     uint32_t count = 0;
     uint32_t freedNext = 0;

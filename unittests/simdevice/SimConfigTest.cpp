@@ -60,3 +60,29 @@ TEST(SimConfig, WarnsAndFallsBackOnBadValues) {
       << "a count takes no suffix";
   EXPECT_FALSE(warnings.empty());
 }
+
+TEST(SimConfig, TheGmBaseMovesWhereAToolNeedsIt) {
+  std::string warnings;
+  SimConfig config =
+      SimConfig::fromValues("1", nullptr, nullptr, &warnings, "0x7e8000000000");
+  EXPECT_TRUE(warnings.empty()) << warnings;
+  EXPECT_EQ(config.gmBase, 0x7e8000000000ULL);
+  EXPECT_EQ(SimConfig::fromValues(nullptr, nullptr, nullptr, &warnings).gmBase,
+            kDefaultGmBase);
+  // Not hexadecimal, not a multiple of 1 GiB, below 4 GiB, or with devices
+  // that would end above 2^47 (8 devices from 0x7e8000000000).
+  for (const char *bad :
+       {"7e8000000000", "0x7e8000001000", "0x1000", "0xzz", "0x800000000000"}) {
+    warnings.clear();
+    config = SimConfig::fromValues("1", nullptr, nullptr, &warnings, bad);
+    EXPECT_EQ(config.gmBase, kDefaultGmBase) << bad;
+    EXPECT_NE(warnings.find("MSSIM_GM_BASE='" + std::string(bad) + "'"),
+              std::string::npos)
+        << warnings;
+  }
+  warnings.clear();
+  config =
+      SimConfig::fromValues("8", nullptr, nullptr, &warnings, "0x7e8000000000");
+  EXPECT_EQ(config.gmBase, kDefaultGmBase);
+  EXPECT_FALSE(warnings.empty());
+}

@@ -40,7 +40,7 @@ void forkChild() {
 } // namespace
 
 Driver::Device::Device(uint32_t id, uint64_t capacity)
-    : id(id), heapBase(kDeviceBase + id * kDeviceStride),
+    : id(id), heapBase(SimConfig::get().gmBase + id * kDeviceStride),
       vaBase(heapBase + kVaWindowOffset), shadow(nullptr),
       heap(capacity, kHeapAlignment), va(kVaWindowSize, HAL_MEM_GRANULARITY) {}
 
@@ -100,16 +100,19 @@ Driver::Device *Driver::openDevice(uint32_t id, drvError_t *error) {
 }
 
 Driver::Device *Driver::deviceOf(uintptr_t address) {
-  if (address < kDeviceBase ||
-      address >= kDeviceBase + kMaxDevices * kDeviceStride)
+  uint64_t base = Config.gmBase;
+  if (address < base || address >= base + Config.deviceRangesBytes())
     return nullptr;
-  uint32_t id = static_cast<uint32_t>((address - kDeviceBase) / kDeviceStride);
+  uint32_t id = static_cast<uint32_t>((address - base) / kDeviceStride);
   return Devices[id].get();
 }
 
 static bool inDeviceRange(uintptr_t address) {
-  return address >= kDeviceBase &&
-         address < kDeviceBase + kMaxDevices * kDeviceStride;
+  // Only the configured devices' ranges: with MSSIM_GM_BASE high, the host's
+  // own libraries and stacks lie a little above them.
+  const SimConfig &config = SimConfig::get();
+  return address >= config.gmBase &&
+         address < config.gmBase + config.deviceRangesBytes();
 }
 
 drvError_t Driver::deviceCount(uint32_t *count) const {

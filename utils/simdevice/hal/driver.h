@@ -4,10 +4,11 @@
 // Contract: one Driver per process (Driver::instance(), never destroyed, so
 // frees from static destructors after main still work). It owns, per device,
 //
-//   * a GM heap at kDeviceBase + id * kDeviceStride ("0x1240800xxxxx" for
-//     device 0). The host sees only an inaccessible (PROT_NONE) reservation
-//     there, so dereferencing a device pointer faults as on real hardware; the
-//     bytes live in a private shadow mapping that only the driver touches;
+//   * a GM heap at SimConfig::gmBase + id * kDeviceStride ("0x1240800xxxxx"
+//     for device 0 by default). The host sees only an inaccessible (PROT_NONE)
+//     reservation there, so dereferencing a device pointer faults as on real
+//     hardware; the bytes live in a private shadow mapping that only the driver
+//     touches;
 //   * a virtual-address window (kVaWindowOffset above the heap) for address
 //     reservations and for host memory registered for device access.
 //
@@ -40,10 +41,6 @@ struct drv_mem_handle {
 
 namespace mssim {
 
-constexpr uintptr_t kDeviceBase = 0x124080000000ULL;
-constexpr uintptr_t kDeviceStride = 1ULL << 40;
-constexpr uintptr_t kVaWindowOffset = 1ULL << 39;
-constexpr uint64_t kVaWindowSize = 256ULL << 30;
 constexpr uint64_t kHeapAlignment = 512;
 
 enum class BlockKind : uint8_t { Device, Dvpp, Physical };

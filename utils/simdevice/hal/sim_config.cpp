@@ -2,6 +2,7 @@
 #include "sim_config.h"
 
 #include <cctype>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <sys/stat.h>
@@ -55,7 +56,8 @@ std::string defaultRunDir() {
 }
 
 SimConfig SimConfig::fromValues(const char *count, const char *memory,
-                                const char *runDir, std::string *warnings) {
+                                const char *runDir, std::string *warnings,
+                                const char *gmBase) {
   SimConfig config;
   if (count && *count) {
     std::optional<uint64_t> n = parseByteSize(count);
@@ -77,6 +79,23 @@ SimConfig SimConfig::fromValues(const char *count, const char *memory,
           "mssim: ignoring MSSIM_DEVICE_MEMORY='" + std::string(memory) +
           "': expected bytes from 1M to 256G (suffix K, M or G); using 32G\n";
   }
+  if (gmBase && *gmBase) {
+    char *end = nullptr;
+    errno = 0;
+    unsigned long long base = strtoull(gmBase, &end, 16);
+    uint64_t end47 = 1ULL << 47;
+    uint64_t span = config.deviceRangesBytes();
+    if (std::string(gmBase).rfind("0x", 0) == 0 && !*end && !errno &&
+        base % (1ULL << 30) == 0 && base >= (1ULL << 32) && base < end47 &&
+        span <= end47 - base)
+      config.gmBase = base;
+    else
+      *warnings += "mssim: ignoring MSSIM_GM_BASE='" + std::string(gmBase) +
+                   "': expected a hexadecimal address (0x...), a multiple of "
+                   "1 GiB from 4 GiB on, whose " +
+                   std::to_string(config.deviceCount) +
+                   " device(s) end below 2^47; using 0x124080000000\n";
+  }
   config.runDir = (runDir && *runDir) ? runDir : defaultRunDir();
   return config;
 }
@@ -86,7 +105,7 @@ const SimConfig &SimConfig::get() {
     std::string warnings;
     SimConfig c =
         fromValues(getenv("MSSIM_DEVICE_COUNT"), getenv("MSSIM_DEVICE_MEMORY"),
-                   getenv("MSSIM_RUN_DIR"), &warnings);
+                   getenv("MSSIM_RUN_DIR"), &warnings, getenv("MSSIM_GM_BASE"));
     if (!warnings.empty())
       fputs(warnings.c_str(), stderr);
     return c;

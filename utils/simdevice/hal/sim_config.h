@@ -9,6 +9,14 @@
 //   MSSIM_RUN_DIR        directory through which processes publish their
 //                        device memory use to npu-smi
 //                        (default /dev/shm/mssim-<uid>, or /tmp/mssim-<uid>)
+//   MSSIM_GM_BASE        where device 0's GM heap starts (default
+//                        0x124080000000, as on real devices), hexadecimal
+//                        with 0x; a multiple of 1 GiB whose devices' address
+//                        ranges end below 2^47. For tools whose own memory
+//                        lies there: ThreadSanitizer's shadow does; with one
+//                        device, 0x7e8000000000 is in its application range
+//                        (it runs programs without address randomization,
+//                        which could otherwise put libraries there).
 //
 // A malformed value is reported once on stderr and the default is used.
 //
@@ -23,20 +31,34 @@
 namespace mssim {
 
 constexpr uint32_t kMaxDevices = 8;
+// Device d's address ranges: its GM heap at gmBase + d * kDeviceStride, and
+// kVaWindowOffset above that a window of kVaWindowSize for reserved virtual
+// addresses and registered host memory.
+constexpr uint64_t kDefaultGmBase = 0x124080000000ULL;
+constexpr uint64_t kDeviceStride = 1ULL << 40;
+constexpr uint64_t kVaWindowOffset = 1ULL << 39;
+constexpr uint64_t kVaWindowSize = 256ULL << 30;
 constexpr uint64_t kDefaultDeviceMemory = 32ULL << 30;
 constexpr uint32_t kDefaultDeviceCount = 2;
 
 struct SimConfig {
   uint32_t deviceCount = kDefaultDeviceCount;
   uint64_t deviceMemoryBytes = kDefaultDeviceMemory;
+  uint64_t gmBase = kDefaultGmBase;
   std::string runDir;
+
+  /// How far the devices' address ranges reach from gmBase.
+  uint64_t deviceRangesBytes() const {
+    return (deviceCount - 1) * kDeviceStride + kVaWindowOffset + kVaWindowSize;
+  }
 
   /// The configuration of this process, read from the environment once.
   static const SimConfig &get();
   /// Builds a configuration from explicit values (null means unset); used by
   /// get() and by tests. Problems are appended to *warnings.
   static SimConfig fromValues(const char *count, const char *memory,
-                              const char *runDir, std::string *warnings);
+                              const char *runDir, std::string *warnings,
+                              const char *gmBase = nullptr);
 };
 
 /// Parses "4096", "64K", "512M", "32G" (case-insensitive suffix); nullopt on
