@@ -67,9 +67,10 @@ link = "-L{0}/lib64 -Wl,-rpath,{0}/lib64 -Wl,--no-as-needed -lascendcl -lacl_dvp
 # -DENABLE_DVPP_INTERFACE).
 include = "-I{0}/include".format(simcann)
 config.substitutions.append(
-    ("%acl_cc", "{} -std=c11 -g -Wall -Wextra -Werror {} {}".format(config.c_compiler, include, link)))
+    ("%acl_cc", "{} {} -std=c11 -g -Wall -Wextra -Werror {} {}".format(config.c_compiler, config.c_flags, include, link)))
 config.substitutions.append(
-    ("%acl_cxx", "{} -std=c++17 -g -Wall -Wextra -Werror {} {}".format(config.cxx_compiler, include, link)))
+    ("%acl_cxx", "{} {} -std=c++17 -g -Wall -Wextra -Werror {} {}".format(config.cxx_compiler, config.cxx_flags,
+                                                                         include, link)))
 config.substitutions.append(("%hal_include", "-I{0}/include/experiment/ascend_hal".format(simcann)))
 config.substitutions.append(("%simcann", simcann))
 config.substitutions.append(("%npu-smi", os.path.join(config.msledger_bin_dir, "npu-smi")))
@@ -96,6 +97,12 @@ config.environment["PATH"] = os.pathsep.join(
 config.environment["MSSIM_RUN_DIR"] = os.path.join(config.test_exec_root, "mssim-run")
 for variable in ("MSSIM_DEVICE_COUNT", "MSSIM_DEVICE_MEMORY", "ASCEND_HOME_PATH", "MSLEDGER_OPTIONS"):
     config.environment.pop(variable, None)
+# A sanitizer run moves the simulated devices out of the sanitizer's memory
+# (utils/sanitize.sh): MSSIM_GM_BASE, with the device count it fits.
+if os.environ.get("MSSIM_GM_BASE"):
+    for variable in ("MSSIM_GM_BASE", "MSSIM_DEVICE_COUNT"):
+        if variable in os.environ:
+            config.environment[variable] = os.environ[variable]
 
 if config.msledger_cann_simulated:
     config.available_features.add("simulated-cann")

@@ -43,6 +43,21 @@ void openUnlinked(Journal &journal, const char *name, uint64_t bytes) {
   unlink(path.c_str());
 }
 
+/// The bytes of a journal (in /tmp, removed) that holds one release, serial
+/// 9.
+std::string oneReleaseJournal(const char *name) {
+  std::string path = "/tmp/msledger-journal-" + std::string(name) + "-" +
+                     std::to_string(getpid()) + ".journal";
+  Journal journal;
+  std::string error;
+  EXPECT_TRUE(journal.open(path, 1 << 20, 1, kJournalCannLevel, &error))
+      << error;
+  journal.release(0, 0x1000, 9, apiIndex("aclrtFree"), 0, false);
+  std::string bytes = contentsOf(path);
+  unlink(path.c_str());
+  return bytes;
+}
+
 } // namespace
 
 TEST(Journal, EventsSitesAndChainsReadBackInSerialOrder) {
@@ -102,15 +117,9 @@ TEST(Journal, EventsSitesAndChainsReadBackInSerialOrder) {
 }
 
 TEST(Journal, ReadsVersionOneWithUnitsRightAfterTheHeader) {
-  std::string path =
-      "/tmp/msledger-journal-v1-" + std::to_string(getpid()) + ".journal";
-  Journal journal;
+  std::string bytes = oneReleaseJournal("v1");
+  ASSERT_GT(bytes.size(), kJournalDataOffset);
   std::string error;
-  ASSERT_TRUE(journal.open(path, 1 << 20, 1, kJournalCannLevel, &error))
-      << error;
-  journal.release(0, 0x1000, 9, apiIndex("aclrtFree"), 0, false);
-  std::string bytes = contentsOf(path);
-  unlink(path.c_str());
   // The same journal as version 1 wrote it.
   JournalHeader header;
   memcpy(&header, bytes.data(), sizeof header);
@@ -155,15 +164,9 @@ TEST(Journal, AFailedOpenLeavesNoFileBehind) {
 }
 
 TEST(Journal, AHeaderThatDoesNotFitTheFileIsRefused) {
-  std::string path =
-      "/tmp/msledger-journal-header-" + std::to_string(getpid()) + ".journal";
-  Journal journal;
+  std::string bytes = oneReleaseJournal("header");
+  ASSERT_GT(bytes.size(), kJournalDataOffset);
   std::string error;
-  ASSERT_TRUE(journal.open(path, 1 << 20, 1, kJournalCannLevel, &error))
-      << error;
-  journal.release(0, 0x1000, 9, apiIndex("aclrtFree"), 0, false);
-  std::string bytes = contentsOf(path);
-  unlink(path.c_str());
   JournalHeader header;
   memcpy(&header, bytes.data(), sizeof header);
   auto withHeader = [&](const JournalHeader &changed) {

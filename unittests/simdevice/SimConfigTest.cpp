@@ -67,6 +67,14 @@ TEST(SimConfig, TheGmBaseMovesWhereAToolNeedsIt) {
       SimConfig::fromValues("1", nullptr, nullptr, &warnings, "0x7e8000000000");
   EXPECT_TRUE(warnings.empty()) << warnings;
   EXPECT_EQ(config.gmBase, 0x7e8000000000ULL);
+  // Where real devices are, 2^40 apart with the window 2^39 above the heap;
+  // moved, packed: the window right above the heap (32 GiB), the next device
+  // right above the window (256 GiB).
+  SimConfig real;
+  EXPECT_EQ(real.deviceStride(), 1ULL << 40);
+  EXPECT_EQ(real.vaWindowOffset(), 1ULL << 39);
+  EXPECT_EQ(config.vaWindowOffset(), 32ULL << 30);
+  EXPECT_EQ(config.deviceStride(), (32ULL + 256) << 30);
   EXPECT_EQ(SimConfig::fromValues(nullptr, nullptr, nullptr, &warnings).gmBase,
             kDefaultGmBase);
   // Not hexadecimal, not a multiple of 1 GiB, below 4 GiB, or with devices

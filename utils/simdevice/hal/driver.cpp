@@ -40,8 +40,9 @@ void forkChild() {
 } // namespace
 
 Driver::Device::Device(uint32_t id, uint64_t capacity)
-    : id(id), heapBase(SimConfig::get().gmBase + id * kDeviceStride),
-      vaBase(heapBase + kVaWindowOffset), shadow(nullptr),
+    : id(id),
+      heapBase(SimConfig::get().gmBase + id * SimConfig::get().deviceStride()),
+      vaBase(heapBase + SimConfig::get().vaWindowOffset()), shadow(nullptr),
       heap(capacity, kHeapAlignment), va(kVaWindowSize, HAL_MEM_GRANULARITY) {}
 
 static std::atomic<Driver *> Instance{nullptr};
@@ -71,12 +72,17 @@ Driver::Device *Driver::openDevice(uint32_t id, drvError_t *error) {
   if (Devices[id])
     return Devices[id].get();
   auto device = std::make_unique<Device>(id, Config.deviceMemoryBytes);
-  if (!mapAt(device->heapBase, Config.deviceMemoryBytes) ||
-      !mapAt(device->vaBase, kVaWindowSize)) {
+  void *heap = mapAt(device->heapBase, Config.deviceMemoryBytes);
+  void *window = heap ? mapAt(device->vaBase, kVaWindowSize) : nullptr;
+  if (!window) {
+    int why = errno;
+    uintptr_t failed = heap ? device->vaBase : device->heapBase;
+    if (heap) // a later call tries again from nothing
+      munmap(heap, Config.deviceMemoryBytes);
     fprintf(
         stderr,
         "mssim: cannot reserve the address range of device %u at %#lx: %s\n",
-        id, static_cast<unsigned long>(device->heapBase), strerror(errno));
+        id, static_cast<unsigned long>(failed), strerror(why));
     *error = DRV_ERROR_NO_DEVICE;
     return nullptr;
   }
@@ -103,7 +109,7 @@ Driver::Device *Driver::deviceOf(uintptr_t address) {
   uint64_t base = Config.gmBase;
   if (address < base || address >= base + Config.deviceRangesBytes())
     return nullptr;
-  uint32_t id = static_cast<uint32_t>((address - base) / kDeviceStride);
+  uint32_t id = static_cast<uint32_t>((address - base) / Config.deviceStride());
   return Devices[id].get();
 }
 

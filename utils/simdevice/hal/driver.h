@@ -4,12 +4,12 @@
 // Contract: one Driver per process (Driver::instance(), never destroyed, so
 // frees from static destructors after main still work). It owns, per device,
 //
-//   * a GM heap at SimConfig::gmBase + id * kDeviceStride ("0x1240800xxxxx"
+//   * a GM heap at SimConfig::gmBase + id * deviceStride() ("0x1240800xxxxx"
 //     for device 0 by default). The host sees only an inaccessible (PROT_NONE)
 //     reservation there, so dereferencing a device pointer faults as on real
 //     hardware; the bytes live in a private shadow mapping that only the driver
 //     touches;
-//   * a virtual-address window (kVaWindowOffset above the heap) for address
+//   * a virtual-address window (vaWindowOffset() above the heap) for address
 //     reservations and for host memory registered for device access.
 //
 // Host-pinned memory is ordinary host memory the driver records. Every

@@ -84,7 +84,9 @@ SimConfig SimConfig::fromValues(const char *count, const char *memory,
     errno = 0;
     unsigned long long base = strtoull(gmBase, &end, 16);
     uint64_t end47 = 1ULL << 47;
-    uint64_t span = config.deviceRangesBytes();
+    SimConfig moved = config;
+    moved.gmBase = base;
+    uint64_t span = moved.deviceRangesBytes();
     if (std::string(gmBase).rfind("0x", 0) == 0 && !*end && !errno &&
         base % (1ULL << 30) == 0 && base >= (1ULL << 32) && base < end47 &&
         span <= end47 - base)

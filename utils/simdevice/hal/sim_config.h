@@ -12,11 +12,11 @@
 //   MSSIM_GM_BASE        where device 0's GM heap starts (default
 //                        0x124080000000, as on real devices), hexadecimal
 //                        with 0x; a multiple of 1 GiB whose devices' address
-//                        ranges end below 2^47. For tools whose own memory
-//                        lies there: ThreadSanitizer's shadow does; with one
-//                        device, 0x7e8000000000 is in its application range
-//                        (it runs programs without address randomization,
-//                        which could otherwise put libraries there).
+//                        ranges end below 2^47; the devices are then packed
+//                        (see vaWindowOffset). For tools whose own memory
+//                        lies at the default: ThreadSanitizer's shadow does,
+//                        and 0x1000000000 with MSSIM_DEVICE_MEMORY=4G is in
+//                        its low application range.
 //
 // A malformed value is reported once on stderr and the default is used.
 //
@@ -31,12 +31,13 @@
 namespace mssim {
 
 constexpr uint32_t kMaxDevices = 8;
-// Device d's address ranges: its GM heap at gmBase + d * kDeviceStride, and
-// kVaWindowOffset above that a window of kVaWindowSize for reserved virtual
-// addresses and registered host memory.
+// Device d's address ranges: its GM heap at gmBase + d * deviceStride(), and
+// vaWindowOffset() above that a window of kVaWindowSize for reserved virtual
+// addresses and registered host memory. By default the devices sit where
+// real ones do, 2^40 apart, each window 2^39 above its heap; a moved base
+// packs them (the window right above the heap, the next device right above
+// the window), so that they fit a sanitizer's application range.
 constexpr uint64_t kDefaultGmBase = 0x124080000000ULL;
-constexpr uint64_t kDeviceStride = 1ULL << 40;
-constexpr uint64_t kVaWindowOffset = 1ULL << 39;
 constexpr uint64_t kVaWindowSize = 256ULL << 30;
 constexpr uint64_t kDefaultDeviceMemory = 32ULL << 30;
 constexpr uint32_t kDefaultDeviceCount = 2;
@@ -47,9 +48,20 @@ struct SimConfig {
   uint64_t gmBase = kDefaultGmBase;
   std::string runDir;
 
+  uint64_t vaWindowOffset() const {
+    constexpr uint64_t kGiB = 1ULL << 30;
+    return gmBase == kDefaultGmBase
+               ? 1ULL << 39
+               : (deviceMemoryBytes + kGiB - 1) / kGiB * kGiB;
+  }
+  uint64_t deviceStride() const {
+    return gmBase == kDefaultGmBase ? 1ULL << 40
+                                    : vaWindowOffset() + kVaWindowSize;
+  }
   /// How far the devices' address ranges reach from gmBase.
   uint64_t deviceRangesBytes() const {
-    return (deviceCount - 1) * kDeviceStride + kVaWindowOffset + kVaWindowSize;
+    return (deviceCount - 1) * deviceStride() + vaWindowOffset() +
+           kVaWindowSize;
   }
 
   /// The configuration of this process, read from the environment once.
