@@ -48,6 +48,7 @@ void usage(FILE *out) {
       "rebuilt from a journal\n"
       "       msledger timeline OUT.html SNAPSHOT_DIR|JOURNAL   a chart of "
       "live memory\n"
+      "       (each answers --help)\n"
       "\n"
       "Runs app with the msledger leak checker preloaded and reports, when it "
       "exits,\n"
@@ -55,94 +56,44 @@ void usage(FILE *out) {
       "and\n"
       "resources (streams, contexts, data buffers, ...).\n"
       "\n"
-      "Options (msSanitizer's spellings):\n"
-      "  --check-device-heap=yes|no  check driver-level memory (halMemAlloc, "
-      "...),\n"
-      "                              including what the CANN stack holds "
-      "itself\n"
-      "  --check-cann-heap=yes|no    check the application's ACL and DVPP "
-      "calls\n"
-      "                              (both levels if neither is given; both "
-      "may be on)\n"
-      "  --leak-check=yes|no         report what is live at exit (default "
-      "yes)\n"
-      "  --log-file=FILE             append reports to FILE instead of "
-      "writing them\n"
-      "                              to stderr; %%p in FILE becomes the "
-      "pid\n"
-      "  --log-level=info|warn|error how much besides the reports (default "
-      "warn)\n"
-      "  -v, --version               print the version\n"
-      "  -h, --help                  print this help\n"
-      "msledger's own:\n"
-      "  --group-by-site=yes|no      one block per allocation site, largest "
-      "first\n"
-      "  --report-resources=yes|no   report leaked handles too (default yes)\n"
-      "  --implicit-release-is-leak=yes|no\n"
-      "                              what aclrtResetDevice or aclFinalize "
-      "released\n"
-      "                              implicitly is a leak (default no: listed "
-      "apart)\n"
-      "  --json=FILE                 also write the final report as JSON\n"
-      "  --snapshot-interval=SECONDS write a JSON snapshot of what is live, "
-      "per\n"
-      "                              site, every SECONDS (see msledger "
-      "growth)\n"
-      "  --snapshot-dir=DIR          where (default msledger-snapshots.PID)\n"
-      "  --journal=FILE              record every event in FILE, which "
-      "survives\n"
-      "                              the application being killed (msledger "
-      "report)\n"
-      "  --report-signal=SIG|none    the signal that reports what is live now\n"
-      "                              (default SIGUSR1; sent to msledger, it "
-      "goes\n"
-      "                              to the application)\n"
-      "  --exitcode=N                exit status when leaks or errors are "
-      "found\n"
-      "                              (default 23; 0 keeps the application's "
-      "status)\n"
-      "  --chain-depth=N             callers of a rewritten helper an event "
-      "names\n"
-      "                              (0 to 16, default 8)\n"
-      "A yes|no option given bare (--leak-check) means yes.\n"
+      "  -v, --version   print the version\n"
+      "  -h, --help      print this help\n"
       "\n"
-      "The same options can be given to a program run without the launcher in\n"
-      "MSLEDGER_OPTIONS=name=value:name=value. All of them:\n%s",
+      "Options: the flag (msSanitizer's spelling where it has one), and the "
+      "name\n"
+      "that sets the same in MSLEDGER_OPTIONS=name=value:name=value for a "
+      "program\n"
+      "run without the launcher. A yes|no flag given bare (--leak-check) means "
+      "yes.\n"
+      "Naming one of --check-device-heap and --check-cann-heap checks that "
+      "level\n"
+      "only; neither or both, both levels.\n"
+      "%s",
       msledger::Options::helpText().c_str());
 }
 
-/// The launcher's flags: name, what a value is ("" for yes|no flags).
+/// The launcher's flags, one per option of options.inc that has one.
 struct Flag {
-  const char *name;
-  const char *value;
+  const char *name;   // "--log-file"
+  const char *option; // "log_path"
+  const char *value;  // "FILE", or "yes|no" for a flag that takes yes or no
+  bool isBool;
 };
+constexpr bool isBool(const char *type) {
+  return type[0] == 'b'; // options.inc's types: bool, int, string
+}
 constexpr Flag kFlags[] = {
-    {"--check-device-heap", ""}, {"--check-cann-heap", ""},
-    {"--leak-check", ""},        {"--group-by-site", ""},
-    {"--report-resources", ""},  {"--implicit-release-is-leak", ""},
-    {"--log-file", "FILE"},      {"--log-level", "info|warn|error"},
-    {"--json", "FILE"},          {"--snapshot-interval", "SECONDS"},
-    {"--snapshot-dir", "DIR"},   {"--journal", "FILE"},
-    {"--report-signal", "SIG"},  {"--exitcode", "N"},
-    {"--chain-depth", "N"}};
+#define MSLEDGER_OPTION(type, name, value, flag, valueName, help)              \
+  {flag, #name, valueName, isBool(#type)},
+#include "options.inc"
+#undef MSLEDGER_OPTION
+};
 
 const Flag *flagNamed(const std::string &name) {
   for (const Flag &flag : kFlags)
-    if (name == flag.name)
+    if (*flag.name && name == flag.name)
       return &flag;
   return nullptr;
-}
-bool isBooleanFlag(const std::string &name) {
-  const Flag *flag = flagNamed(name);
-  return flag && !*flag->value;
-}
-bool isValueFlag(const std::string &name) {
-  const Flag *flag = flagNamed(name);
-  return flag && *flag->value;
-}
-std::string valueName(const std::string &name) {
-  const Flag *flag = flagNamed(name);
-  return flag ? flag->value : "";
 }
 
 /// Levenshtein distance, for suggestions.
@@ -169,6 +120,8 @@ std::string suggestion(const std::string &name) {
   const Flag *best = nullptr;
   size_t bestDistance = 0;
   for (const Flag &flag : kFlags) {
+    if (!*flag.name)
+      continue;
     size_t d = distance(name, flag.name);
     if (!best || d < bestDistance) {
       best = &flag;
@@ -430,85 +383,59 @@ int main(int argc, char **argv) {
       return 0;
     }
     size_t equals = arg.find('=');
-    std::string flag = arg.substr(0, equals);
+    std::string name = arg.substr(0, equals);
+    const Flag *flag = flagNamed(name);
+    if (!flag)
+      badUsage("unknown option '" + (equals == std::string::npos ? arg : name) +
+               "'" + suggestion(name));
     std::string value;
-    if (equals != std::string::npos) {
+    if (equals != std::string::npos)
       value = arg.substr(equals + 1);
-    } else if (isBooleanFlag(flag)) {
+    else if (flag->isBool)
       value = "yes"; // "--leak-check", as msSanitizer's users type it
-    } else if (isValueFlag(flag)) {
-      badUsage(flag + " needs a value: " + flag + "=" + valueName(flag));
-    } else {
-      badUsage("unknown option '" + arg + "'" + suggestion(flag));
+    else
+      badUsage(name + " needs a value: " + name + "=" + flag->value);
+    std::string option = flag->option;
+    if (flag->isBool) {
+      bool on = yesNo(name, value);
+      // Levels are settled below, both at once.
+      if (option == "check_device_heap") {
+        device = on;
+        deviceGiven = true;
+      } else if (option == "check_cann_heap") {
+        cann = on;
+        cannGiven = true;
+      } else {
+        options.push_back(option + "=" + (on ? "1" : "0"));
+      }
+      continue;
     }
-    if (flag == "--check-device-heap") {
-      device = yesNo(flag, value);
-      deviceGiven = true;
-    } else if (flag == "--check-cann-heap") {
-      cann = yesNo(flag, value);
-      cannGiven = true;
-    } else if (flag == "--leak-check") {
-      options.push_back(std::string("leak_check=") +
-                        (yesNo(flag, value) ? "1" : "0"));
-    } else if (flag == "--group-by-site") {
-      options.push_back(std::string("group_by_site=") +
-                        (yesNo(flag, value) ? "1" : "0"));
-    } else if (flag == "--implicit-release-is-leak") {
-      options.push_back(std::string("implicit_release_is_leak=") +
-                        (yesNo(flag, value) ? "1" : "0"));
-    } else if (flag == "--report-resources") {
-      options.push_back(std::string("report_resources=") +
-                        (yesNo(flag, value) ? "1" : "0"));
-    } else if (flag == "--log-file") {
-      if (value.empty())
-        badUsage("--log-file needs a file name");
-      logFile = value;
-      options.push_back("log_path=" + quoted(value));
-    } else if (flag == "--log-level") {
-      if (value != "info" && value != "warn" && value != "error")
-        badUsage("--log-level expects info, warn or error, not '" + value +
-                 "'");
-      options.push_back("log_level=" + value);
-    } else if (flag == "--json") {
-      if (value.empty())
-        badUsage("--json needs a file name");
-      options.push_back("json_path=" + quoted(value));
-    } else if (flag == "--snapshot-interval") {
-      if (msledger::intervalNamed(value) <= 0)
-        badUsage("--snapshot-interval expects a number of seconds, not '" +
-                 value + "'");
-      options.push_back("snapshot_interval=" + value);
-    } else if (flag == "--journal") {
-      if (value.empty())
-        badUsage("--journal needs a file name");
-      options.push_back("journal_path=" + quoted(value));
-    } else if (flag == "--snapshot-dir") {
-      if (value.empty())
-        badUsage("--snapshot-dir needs a directory");
-      options.push_back("snapshot_dir=" + quoted(value));
-    } else if (flag == "--report-signal") {
+    // What the ledger would refuse later, refused now, with the flag's name.
+    if (option == "log_level" && value != "info" && value != "warn" &&
+        value != "error")
+      badUsage(name + " expects info, warn or error, not '" + value + "'");
+    if (option == "exitcode")
+      exitCodeOption(value);
+    if (option == "chain_depth") {
+      char *end = nullptr;
+      long depth = strtol(value.c_str(), &end, 10);
+      if (value.empty() || *end || depth < 0 || depth > 16)
+        badUsage(name + " expects a number from 0 to 16, not '" + value + "'");
+    }
+    if (option == "snapshot_interval" && msledger::intervalNamed(value) <= 0)
+      badUsage(name + " expects a number of seconds, not '" + value + "'");
+    if (option == "report_signal") {
       std::string why;
       if (msledger::signalNamed(value, &why) < 0)
-        badUsage("--report-signal expects SIGUSR1, SIGUSR2, a signal number "
-                 "or none, not '" +
+        badUsage(name +
+                 " expects SIGUSR1, SIGUSR2, a signal number or none, not '" +
                  value + "' (" + why + ")");
-      options.push_back("report_signal=" + value);
-    } else if (flag == "--exitcode") {
-      exitCodeOption(value);
-      options.push_back("exitcode=" + value);
-    } else if (flag == "--chain-depth") {
-      int depth = -1;
-      char *end = nullptr;
-      long parsed = strtol(value.c_str(), &end, 10);
-      if (!value.empty() && !*end && parsed >= 0 && parsed <= 16)
-        depth = static_cast<int>(parsed);
-      if (depth < 0)
-        badUsage("--chain-depth expects a number from 0 to 16, not '" + value +
-                 "'");
-      options.push_back("chain_depth=" + value);
-    } else {
-      badUsage("unknown option '" + flag + "'" + suggestion(flag));
     }
+    if (value.empty())
+      badUsage(name + " needs a value: " + name + "=" + flag->value);
+    if (option == "log_path")
+      logFile = value;
+    options.push_back(option + "=" + quoted(value));
   }
   if (first >= argc)
     badUsage("no application to run");

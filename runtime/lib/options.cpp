@@ -89,7 +89,7 @@ void Options::parse(const std::string &text,
     }
     std::string name = item.substr(0, equals), value = item.substr(equals + 1);
     bool known = false;
-#define MSLEDGER_OPTION(type, optionName, defaultValue, help)                  \
+#define MSLEDGER_OPTION(type, optionName, defaultValue, flag, valueName, help) \
   if (name == #optionName) {                                                   \
     known = true;                                                              \
     if (!parseValue(value, &this->optionName))                                 \
@@ -136,9 +136,12 @@ std::string Options::helpText() {
     else
       return value.empty() ? "\"\"" : value;
   };
-#define MSLEDGER_OPTION(type, name, value, help)                               \
-  text += "  " #name " (" #type ", default " + show(defaults.name) +           \
-          ")\n      " help "\n";
+#define MSLEDGER_OPTION(type, name, value, flag, valueName, help)              \
+  text += std::string("  ") +                                                  \
+          (*flag ? std::string(flag) + "=" + valueName                         \
+                 : std::string("(MSLEDGER_OPTIONS only)")) +                   \
+          "\n      " #name " (" #type ", default " + show(defaults.name) +     \
+          "): " help "\n";
 #include "options.inc"
 #undef MSLEDGER_OPTION
   return text;

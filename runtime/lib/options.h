@@ -15,7 +15,7 @@
 namespace msledger {
 
 struct Options {
-#define MSLEDGER_OPTION(type, name, value, help)                               \
+#define MSLEDGER_OPTION(type, name, value, flag, valueName, help)              \
   MSLEDGER_OPTION_TYPE_##type name = value;
 #define MSLEDGER_OPTION_TYPE_bool bool
 #define MSLEDGER_OPTION_TYPE_int int
@@ -25,7 +25,8 @@ struct Options {
 
   /// Applies `text` on top of the current values.
   void parse(const std::string &text, std::vector<std::string> *problems);
-  /// One line per option: name, type, default, help.
+  /// Every option: its launcher flag (or that it has none), its name, type
+  /// and default, and its help.
   static std::string helpText();
 };
 

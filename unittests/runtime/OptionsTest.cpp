@@ -101,8 +101,13 @@ TEST(Options, ExitCodesAreWholeNumbersFrom0To255) {
 
 TEST(Options, HelpListsEveryOption) {
   std::string help = Options::helpText();
-#define MSLEDGER_OPTION(type, name, value, text)                               \
-  EXPECT_NE(help.find("  " #name " (" #type), std::string::npos);
+#define MSLEDGER_OPTION(type, name, value, flag, valueName, text)              \
+  EXPECT_NE(help.find(*flag                                                    \
+                          ? std::string("  ") + flag + "=" + valueName + "\n"  \
+                          : std::string("  (MSLEDGER_OPTIONS only)\n")),       \
+            std::string::npos)                                                 \
+      << #name;                                                                \
+  EXPECT_NE(help.find("      " #name " (" #type), std::string::npos);
 #include "options.inc"
 #undef MSLEDGER_OPTION
   EXPECT_NE(help.find("exitcode (int, default 23)"), std::string::npos);
