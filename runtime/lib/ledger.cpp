@@ -298,7 +298,7 @@ uint32_t Ledger::internChain(const msledger_site *site,
         std::equal(callers, callers + count, chain.callers))
       return kSiteSlots + index + 1;
   }
-  if (!SitesFullWarned.exchange(true))
+  if (!ChainsFullWarned.exchange(true))
     write("msledger: too many call chains; further events are reported "
           "without their callers\n");
   return internSite(site);

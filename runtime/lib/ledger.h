@@ -185,7 +185,7 @@ private:
   // Sites are interned into a fixed open-addressed table; id = slot + 1.
   static constexpr uint32_t kSiteSlots = 1U << 16;
   std::atomic<const msledger_site *> *Sites;
-  std::atomic<bool> SitesFullWarned{false};
+  std::atomic<bool> SitesFullWarned{false}, ChainsFullWarned{false};
 
   // Chains, interned like sites (allocated on the first one): id =
   // kSiteSlots + slot + 1.

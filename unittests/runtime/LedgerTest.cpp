@@ -220,3 +220,32 @@ TEST(Ledger, AReleaseThroughTheWrongHandleFamilyNamesTheAcquisition) {
   release("aclrtDestroyStream", 0x3000001000, true);
   EXPECT_EQ(Ledger::get().errors().size(), before + 1);
 }
+
+namespace {
+
+/// One site reached through more callers than the chain table holds, then
+/// more sites than the site table holds.
+void fillChainsThenSites() {
+  unsigned malloc = api("aclrtMalloc");
+  static msledger_site callers[70000];
+  static const msledger_site site = {"a.cpp", 1, 1, 0, "aclrtMalloc", "f"};
+  for (uint64_t i = 0; i < 40000; ++i) {
+    msledger_frame_push(&callers[i]);
+    Ledger::get().acquire(malloc, 0x700000000000 + i * 64, 64, Space::GM,
+                          &site);
+    msledger_frame_pop();
+  }
+  for (uint64_t i = 0; i < 70000; ++i)
+    Ledger::get().acquire(malloc, 0x710000000000 + i * 64, 64, Space::GM,
+                          &callers[i]);
+  exit(0);
+}
+
+} // namespace
+
+// A full site table and a full chain table are each said once: with one flag
+// for both, the second was never said. (In a child: the tables stay full.)
+TEST(LedgerDeathTest, FullSiteAndChainTablesAreEachSaid) {
+  EXPECT_EXIT(fillChainsThenSites(), ::testing::ExitedWithCode(0),
+              "too many call chains.*too many call sites");
+}
