@@ -254,17 +254,15 @@ void Journal::prefault() {
     return;
   // Keep kAheadChunks chunks faulted in ahead of the writers, so that no
   // event pays for a fresh page.
-  uint64_t wanted = std::min(Blocks, NextBlock.load(std::memory_order_relaxed) +
-                                         kAheadChunks * kChunkBlocks);
+  uint64_t next = NextBlock.load(std::memory_order_relaxed);
+  uint64_t wanted = std::min(Blocks, next + kAheadChunks * kChunkBlocks);
   // Only reserved pages are touched: one the filesystem has no room for
   // would be a SIGBUS here. The next step is reserved once the writers are
   // into the current one's second chunk, so a journal of a few events keeps
   // its first step alone.
-  uint64_t next = NextBlock.load(std::memory_order_relaxed);
   if (next + (kAheadChunks - 1) * kChunkBlocks >
       Reserved.load(std::memory_order_acquire))
-    reserveThrough(std::min(Blocks, next + kAheadChunks * kChunkBlocks),
-                   /*writer=*/false);
+    reserveThrough(wanted, /*writer=*/false);
   wanted = std::min(wanted, Reserved.load(std::memory_order_acquire));
   while (Populated < wanted) {
     populate(Populated);
