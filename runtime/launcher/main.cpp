@@ -416,12 +416,11 @@ int main(int argc, char **argv) {
       badUsage(name + " expects info, warn or error, not '" + value + "'");
     if (option == "exitcode")
       exitCodeOption(value);
-    if (option == "chain_depth") {
-      char *end = nullptr;
-      long depth = strtol(value.c_str(), &end, 10);
-      if (value.empty() || *end || depth < 0 || depth > 16)
-        badUsage(name + " expects a number from 0 to 16, not '" + value + "'");
-    }
+    int depth = 0;
+    if (option == "chain_depth" && !msledger::parseChainDepth(value, &depth))
+      badUsage(name + " expects a number from 0 to " +
+               std::to_string(msledger::kMaxChainDepth) + ", not '" + value +
+               "'");
     if (option == "snapshot_interval" && msledger::intervalNamed(value) <= 0)
       badUsage(name + " expects a number of seconds, not '" + value + "'");
     if (option == "report_signal") {

@@ -194,7 +194,7 @@ private:
                 "site and chain ids fit a record");
 
 public:
-  static constexpr unsigned kMaxChain = 16; // callers a chain keeps
+  static constexpr unsigned kMaxChain = kMaxChainDepth; // callers a chain keeps
 
 private:
   struct Chain {

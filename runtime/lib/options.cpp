@@ -111,8 +111,9 @@ void Options::parse(const std::string &text,
                         std::to_string(exitcode));
     exitcode = defaults.exitcode;
   }
-  if (chain_depth < 0 || chain_depth > 16) {
-    problems->push_back("option 'chain_depth' must be 0 to 16, not " +
+  if (chain_depth < 0 || chain_depth > kMaxChainDepth) {
+    problems->push_back("option 'chain_depth' must be 0 to " +
+                        std::to_string(kMaxChainDepth) + ", not " +
                         std::to_string(chain_depth));
     chain_depth = defaults.chain_depth;
   }
@@ -147,12 +148,24 @@ std::string Options::helpText() {
   return text;
 }
 
-bool parseExitCode(const std::string &text, int *code) {
-  int value = -1;
-  if (!parseValue(text, &value) || value < 0 || value > 255)
+namespace {
+
+bool parseIn(const std::string &text, int low, int high, int *out) {
+  int value = 0;
+  if (!parseValue(text, &value) || value < low || value > high)
     return false;
-  *code = value;
+  *out = value;
   return true;
+}
+
+} // namespace
+
+bool parseExitCode(const std::string &text, int *code) {
+  return parseIn(text, 0, 255, code);
+}
+
+bool parseChainDepth(const std::string &text, int *depth) {
+  return parseIn(text, 0, kMaxChainDepth, depth);
 }
 
 std::string expandPid(const std::string &path, int pid) {

@@ -36,6 +36,10 @@ std::string expandPid(const std::string &path, int pid);
 /// An exit status option's value: a whole number from 0 to 255 (what a
 /// process can exit with; 256 would read as 0, -1 as 255).
 bool parseExitCode(const std::string &text, int *code);
+/// The callers an event's chain keeps at most (chain_depth's range is 0 to
+/// this), and a chain depth's value: a whole number in that range.
+constexpr int kMaxChainDepth = 16;
+bool parseChainDepth(const std::string &text, int *depth);
 
 } // namespace msledger
 
