@@ -511,6 +511,23 @@ std::optional<Catalog> Catalog::load(const std::string &path,
   return parse(*text, path, error);
 }
 
+std::optional<Catalog>
+loadCatalogs(const std::string &builtin,
+             const std::vector<std::string> &additionPaths,
+             std::set<std::string> *additions, std::string *error) {
+  std::optional<Catalog> catalog = Catalog::load(builtin, error);
+  if (!catalog)
+    return std::nullopt;
+  for (const std::string &path : additionPaths) {
+    std::optional<Catalog> added = Catalog::load(path, error);
+    if (!added || !catalog->merge(*added, path, error))
+      return std::nullopt;
+    for (const Function &function : added->functions())
+      additions->insert(function.name);
+  }
+  return catalog;
+}
+
 bool Catalog::merge(const Catalog &addition, const std::string &source,
                     std::string *error) {
   if (Functions.size() + addition.Functions.size() > kMaxCatalogFunctions ||

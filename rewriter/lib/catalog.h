@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -197,6 +198,15 @@ private:
   std::vector<Function> Functions;
   std::vector<std::string> NameSpaces;
 };
+
+/// The catalog at `builtin` with the catalogs at `additionPaths` merged in,
+/// in order: a project's own allocators and handles. `additions` gets the
+/// names of the functions they add. nullopt with *error set on the first
+/// problem.
+std::optional<Catalog>
+loadCatalogs(const std::string &builtin,
+             const std::vector<std::string> &additionPaths,
+             std::set<std::string> *additions, std::string *error);
 
 /// Splits "RET NAME(TYPE NAME, ...)" into its parts; false if malformed.
 bool parseSignature(const std::string &signature, std::string *returnType,

@@ -6,8 +6,12 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/CharInfo.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendAction.h"
 #include "clang/Index/USRGeneration.h"
 #include "clang/Lex/Lexer.h"
+#include "clang/Tooling/ArgumentsAdjusters.h"
+#include "clang/Tooling/Tooling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -18,65 +22,6 @@
 using namespace clang;
 
 namespace msledger {
-
-std::string normalisePath(const std::string &path) {
-  llvm::SmallString<256> absolute(path);
-  llvm::sys::fs::make_absolute(absolute);
-  llvm::sys::path::remove_dots(absolute, /*remove_dot_dot=*/true);
-  return std::string(absolute.str());
-}
-
-bool isUnder(const std::string &path, const std::string &root) {
-  return path.size() > root.size() && path.compare(0, root.size(), root) == 0;
-}
-
-namespace {
-
-/// Whether `dir` (no trailing '/') is msledger's own: an install prefix, a
-/// build tree, or the CMake package's kept copies. Cached: a rewrite asks for
-/// the same few directories over and over, from several threads.
-bool isMsledgerTree(const std::string &dir) {
-  static std::mutex mutex;
-  static std::map<std::string, bool> known;
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    auto found = known.find(dir);
-    if (found != known.end())
-      return found->second;
-  }
-  bool owned = llvm::sys::path::filename(dir) == "msledger-instrumented" ||
-               (llvm::sys::fs::exists(dir + "/share/msledger/cann.json") &&
-                llvm::sys::fs::exists(dir + "/include/msledger/track.h"));
-  if (!owned) {
-    // A build tree: CMakeCache.txt of the project msledger.
-    auto cache = llvm::MemoryBuffer::getFile(dir + "/CMakeCache.txt");
-    owned = cache && (*cache)->getBuffer().contains(
-                         "\nCMAKE_PROJECT_NAME:STATIC=msledger\n");
-  }
-  std::lock_guard<std::mutex> lock(mutex);
-  known.emplace(dir, owned);
-  return owned;
-}
-
-} // namespace
-
-bool isMsledgerFile(const std::string &path, const std::string &root) {
-  llvm::StringRef parent = llvm::sys::path::parent_path(path);
-  if (llvm::sys::path::filename(parent) == "msledger" &&
-      llvm::sys::path::filename(llvm::sys::path::parent_path(parent)) ==
-          "include")
-    return true; // msledger/msledger.h, msledger/track.h
-  // The directories below the root (which ends in '/'), file's first.
-  for (llvm::StringRef dir = parent; dir.size() >= root.size();
-       dir = llvm::sys::path::parent_path(dir))
-    if (isMsledgerTree(dir.str()))
-      return true;
-  return false;
-}
-
-bool isProjectFile(const std::string &path, const std::string &root) {
-  return isUnder(path, root) && !isMsledgerFile(path, root);
-}
 
 namespace {
 
@@ -510,6 +455,88 @@ std::unique_ptr<ASTConsumer> makeCollector(const Catalog &catalog,
                                            const std::string &root,
                                            TranslationUnitSites &out) {
   return std::make_unique<CollectorConsumer>(catalog, root, out);
+}
+
+namespace {
+
+/// The collector with its preprocessor callbacks, for one translation unit.
+class CollectAction : public ASTFrontendAction {
+public:
+  CollectAction(const Catalog &catalog, const std::string &root,
+                TranslationUnitSites &out, bool *failed, bool quiet)
+      : Catalog_(catalog), Root(root), Out(out), Failed(failed), Quiet(quiet) {}
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &,
+                                                 StringRef) override {
+    return makeCollector(Catalog_, Root, Out);
+  }
+  bool BeginSourceFileAction(CompilerInstance &compiler) override {
+    if (Quiet) // no "N errors generated." either
+      compiler.setVerboseOutputStream(
+          std::make_unique<llvm::raw_null_ostream>());
+    compiler.getPreprocessor().addPPCallbacks(makeSkippedBranchReporter(
+        Catalog_, Root, compiler.getSourceManager(), Out));
+    return true;
+  }
+  void EndSourceFileAction() override {
+    if (getCompilerInstance().getDiagnostics().hasErrorOccurred())
+      *Failed = true;
+    recordProjectFiles(getCompilerInstance().getSourceManager(), Root, Out);
+  }
+
+private:
+  const Catalog &Catalog_;
+  std::string Root;
+  TranslationUnitSites &Out;
+  bool *Failed;
+  bool Quiet;
+};
+
+class CollectActionFactory : public tooling::FrontendActionFactory {
+public:
+  CollectActionFactory(const Catalog &catalog, const std::string &root,
+                       TranslationUnitSites &out, bool *failed, bool quiet)
+      : Catalog_(catalog), Root(root), Out(out), Failed(failed), Quiet(quiet) {}
+  std::unique_ptr<FrontendAction> create() override {
+    return std::make_unique<CollectAction>(Catalog_, Root, Out, Failed, Quiet);
+  }
+
+private:
+  const Catalog &Catalog_;
+  const std::string &Root;
+  TranslationUnitSites &Out;
+  bool *Failed;
+  bool Quiet;
+};
+
+} // namespace
+
+bool collectTranslationUnit(const tooling::CompilationDatabase &database,
+                            const std::string &file, const Catalog &catalog,
+                            const std::string &root,
+                            const ParseSettings &settings,
+                            TranslationUnitSites &out,
+                            DiagnosticConsumer *diagnostics) {
+  tooling::ClangTool tool(database, {file});
+  if (diagnostics) {
+    tool.setDiagnosticConsumer(diagnostics);
+    tool.setPrintErrorMessage(false);
+  }
+  tool.appendArgumentsAdjuster(tooling::getClangStripOutputAdjuster());
+  // A parse must not write the build's dependency files.
+  tool.appendArgumentsAdjuster(tooling::getClangStripDependencyFileAdjuster());
+  tool.appendArgumentsAdjuster(tooling::getClangSyntaxOnlyAdjuster());
+  // An explicit resource directory: builtin headers work from any install
+  // and any directory.
+  std::vector<std::string> extra = {"-resource-dir=" + settings.resourceDir,
+                                    "-w", "-Wno-unknown-warning-option"};
+  extra.insert(extra.end(), settings.extraFlags.begin(),
+               settings.extraFlags.end());
+  tool.appendArgumentsAdjuster(tooling::getInsertArgumentAdjuster(
+      extra, tooling::ArgumentInsertPosition::END));
+  bool failed = false;
+  CollectActionFactory factory(catalog, root, out, &failed,
+                               diagnostics != nullptr);
+  return tool.run(&factory) == 0 && !failed;
 }
 
 } // namespace msledger

@@ -19,10 +19,12 @@
 
 #include "catalog.h"
 #include "instrument.h"
+#include "paths.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/PPCallbacks.h"
+#include "clang/Tooling/CompilationDatabase.h"
 
 #include <map>
 #include <memory>
@@ -78,18 +80,24 @@ std::unique_ptr<clang::ASTConsumer> makeCollector(const Catalog &catalog,
                                                   const std::string &root,
                                                   TranslationUnitSites &out);
 
-/// `path` made absolute and normalised; `root` likewise, with a trailing '/'.
-std::string normalisePath(const std::string &path);
-bool isUnder(const std::string &path, const std::string &root);
-/// Whether `path` is msledger's own, never to be rewritten or reverted:
-/// msledger's headers (.../include/msledger/), or a file in an msledger
-/// install prefix, build tree or the CMake package's kept copies
-/// (msledger-instrumented) between `root` and the file. A root that is itself
-/// inside such a tree (msledger's own tests) does not make its files
-/// msledger's.
-bool isMsledgerFile(const std::string &path, const std::string &root);
-/// A file msrewrite may rewrite: under `root`, and not msledger's.
-bool isProjectFile(const std::string &path, const std::string &root);
+/// How a translation unit is parsed for collection, beyond its compile
+/// command: the resource directory of clang's builtin headers and the flags
+/// rewritten code is compiled with (so that msledger/track.h is seen).
+struct ParseSettings {
+  std::string resourceDir;
+  std::vector<std::string> extraFlags;
+};
+
+/// Parses `file` with its commands from `database` (syntax only: no output,
+/// no dependency file is written) and collects its sites into `out`. False
+/// if it does not compile. Clang's diagnostics go to `diagnostics` if given
+/// (and then nothing is printed), else to stderr.
+bool collectTranslationUnit(const clang::tooling::CompilationDatabase &database,
+                            const std::string &file, const Catalog &catalog,
+                            const std::string &root,
+                            const ParseSettings &settings,
+                            TranslationUnitSites &out,
+                            clang::DiagnosticConsumer *diagnostics);
 
 } // namespace msledger
 

@@ -1,7 +1,7 @@
 //===- compile_db.cpp - Reading compile_commands.json as it comes ---------===//
 #include "compile_db.h"
 
-#include "collect.h"
+#include "paths.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -170,6 +170,13 @@ std::vector<CompileCommand> CompileDatabase::getAllCompileCommands() const {
   for (const auto &entry : Commands)
     all.insert(all.end(), entry.second.begin(), entry.second.end());
   return all;
+}
+
+std::vector<CompileCommand>
+SingleCommandDatabase::getCompileCommands(llvm::StringRef file) const {
+  if (normalisePath(file.str()) != Command.Filename)
+    return {};
+  return {Command};
 }
 
 } // namespace msledger

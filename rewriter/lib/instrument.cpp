@@ -1,5 +1,11 @@
 //===- instrument.cpp - Turning collected call sites into file edits ------===//
 #include "instrument.h"
+#include "paths.h"
+#include "text_file.h"
+
+#include "llvm/Support/FileSystem.h"
+
+#include <boost/json.hpp>
 
 #include <algorithm>
 #include <cstdio>
@@ -366,6 +372,64 @@ std::string instrumentationDiff(const std::string &path,
   }
   ops.push_back({'+', a.size(), a.size()});
   return formatHunks(path, a, b, ops);
+}
+
+RevertCount revertTree(const std::string &root,
+                       llvm::function_ref<void(const std::string &)> message) {
+  RevertCount count;
+  std::error_code ec;
+  for (llvm::sys::fs::recursive_directory_iterator it(root, ec), end;
+       it != end && !ec; it.increment(ec)) {
+    std::string path = it->path();
+    if (it->type() == llvm::sys::fs::file_type::directory_file &&
+        isMsledgerFile(path + "/.", root)) {
+      it.no_push(); // msledger's install, build tree or kept copies
+      continue;
+    }
+    if (it->type() != llvm::sys::fs::file_type::regular_file ||
+        isMsledgerFile(path, root))
+      continue;
+    std::string error;
+    std::optional<std::string> text = readTextFile(path, &error);
+    if (!text || !isInstrumented(*text))
+      continue;
+    bool exact = false;
+    std::optional<std::string> original = revert(*text, &exact);
+    if (!original || !writeTextFileAtomically(path, *original, &error)) {
+      message("msrewrite: error: cannot revert " + path +
+              (error.empty() ? "" : ": " + error));
+      ++count.failures;
+      continue;
+    }
+    ++count.reverted;
+    if (!exact) {
+      ++count.inexact;
+      message("msrewrite: warning: " + path +
+              " was edited after it was rewritten: the edits are kept, so it "
+              "differs from the original");
+    }
+  }
+  return count;
+}
+
+std::string sitesManifest(const std::vector<FileRewrite> &plan,
+                          const std::string &root) {
+  boost::json::array list;
+  for (const FileRewrite &file : plan)
+    for (const CallSite &site : file.sites)
+      list.push_back(
+          boost::json::object{{"serial", std::to_string(site.serial)},
+                              {"file", file.relative},
+                              {"line", site.line},
+                              {"column", site.column},
+                              {"callee", site.callee},
+                              {"function", site.function},
+                              {"text", site.lineText}});
+  boost::json::object manifest{{"tool", "msrewrite"},
+                               {"format", 1},
+                               {"root", root},
+                               {"sites", std::move(list)}};
+  return boost::json::serialize(manifest) + "\n";
 }
 
 } // namespace msledger

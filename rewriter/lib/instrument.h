@@ -1,23 +1,31 @@
 //===- instrument.h - Turning collected call sites into file edits -*- C++ -*-//
 //
-// Contract: pure text transformations, no clang. A file's instrumentation is
+// Contract: a file's instrumentation as text, and the two operations over
+// instrumented files. instrument() changes no line's number:
 //
-//   * a prologue inserted at offset 0: a marker comment carrying a hash of the
-//     original bytes, #include "msledger/track.h", the file's site table
-//     (guarded, so a header included twice defines it once), and #line 1 so
-//     that diagnostics and debuggers still see the original line numbers;
 //   * at each call, the callee's name NAME replaced by msledger_NAME and the
-//     site inserted as the first argument: NAME(a, b) -> msledger_NAME(SITE, a,
-//     b);
+//     site, defined where it is used, inserted as the first argument:
+//     NAME(a, b) -> msledger_NAME(MSLEDGER_SITE(file, line, ...), a, b);
 //   * at each call of a helper (a project function that reaches a catalog
-//     call), the call wrapped: f(a) -> MSLEDGER_CHAIN(SITE, f(a)).
+//     call), the call wrapped: f(a) -> MSLEDGER_CHAIN(SITE, f(a));
+//   * a catalog addition's wrapper definition, flattened onto the line where
+//     the declaration that first calls it starts, between kWrapperBegin and
+//     kWrapperEnd;
+//   * one trailer line at the end (kMarker), carrying the fnv1a64 hash of the
+//     original bytes. The file is compiled with -include msledger/track.h,
+//     which defines the macros.
 //
 // revert() undoes exactly that and reports whether the result hashes to the
-// original; instrument() of an instrumented file is refused (idempotence).
+// original. instrument() does not look for a trailer: its callers leave an
+// instrumented file (isInstrumented) as it is, which makes rewriting
+// idempotent. These are pure functions; revertTree() and sitesManifest() are
+// the only ones that touch files.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MSLEDGER_REWRITER_INSTRUMENT_H
 #define MSLEDGER_REWRITER_INSTRUMENT_H
+
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <cstdint>
 #include <map>
@@ -53,6 +61,15 @@ struct CallSite {
 /// line moves.
 using WrapperInsertions = std::map<unsigned, std::string>;
 
+/// A file's rewrite, planned before anything is written.
+struct FileRewrite {
+  std::string path;     // absolute
+  std::string relative; // to the project root: how sites name the file
+  std::string before, after;
+  std::vector<CallSite> sites; // numbered (assignSerials)
+};
+
+/// 64-bit FNV-1a of the bytes: the trailer's hash and the serials' prefix.
 uint64_t fnv1a64(const std::string &text);
 /// The marker of the trailer line that ends every instrumented file.
 extern const char *const kMarker;
@@ -75,6 +92,25 @@ std::string instrument(const std::string &original,
 /// The original text of an instrumented file; *exact says whether it hashes
 /// to what the marker recorded (false: the file was edited after rewriting).
 std::optional<std::string> revert(const std::string &instrumented, bool *exact);
+
+/// What revertTree() did.
+struct RevertCount {
+  unsigned reverted = 0; // files restored
+  unsigned inexact = 0;  // of those, files edited after they were rewritten
+  unsigned failures = 0; // files that could not be restored
+};
+/// Restores every instrumented project file under `root` (trailing '/') to
+/// its original text, each written atomically; msledger's own files and
+/// trees are skipped (isMsledgerFile). Each failure and each file edited
+/// since it was rewritten is told to `message` as it is met.
+RevertCount revertTree(const std::string &root,
+                       llvm::function_ref<void(const std::string &)> message);
+
+/// The sites manifest (--export-sites): JSON naming every site of `plan`
+/// with its serial (a string: it may exceed 2^53), file relative to `root`,
+/// line, column, callee, enclosing function and source line.
+std::string sitesManifest(const std::vector<FileRewrite> &plan,
+                          const std::string &root);
 
 /// A unified diff of two texts, as `diff -u` prints it (quadratic: small
 /// texts).

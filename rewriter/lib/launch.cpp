@@ -1,21 +1,34 @@
 //===- launch.cpp - One compiler command, read and redirected ------------===//
 #include "launch.h"
 
-#include "collect.h"
+#include "compile_db.h"
+#include "mirror.h"
+#include "paths.h"
+#include "rewrite.h"
+#include "text_file.h"
 
+#include "clang/Basic/DiagnosticOptions.h"
 #include "clang/Driver/Options.h"
+#include "clang/Frontend/TextDiagnosticPrinter.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Option/Arg.h"
 #include "llvm/Option/ArgList.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/StringSaver.h"
 
 #include <map>
 #include <set>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace msledger {
 
 namespace options = clang::driver::options;
+using namespace clang;
+using clang::tooling::CompileCommand;
 
 namespace {
 
@@ -213,6 +226,228 @@ std::string remapPaths(const std::string &text, const std::string &mirror,
   }
   result.append(text, from, std::string::npos);
   return result;
+}
+
+namespace {
+
+/// Where a launched compilation's rewritten copy of the project goes:
+/// --keep-dir, or a directory private to this user under $TMPDIR. Named after
+/// the object, so a rebuild uses the same paths (ccache hits) and two
+/// compilations never share one (headers are rewritten per translation
+/// unit, so parallel builds do not race on them).
+std::string launchMirror(const CompilerCommand &compile,
+                         const std::string &keepDir, std::string *error) {
+  std::string base = keepDir;
+  if (base.empty()) {
+    llvm::SmallString<128> temp;
+    llvm::sys::path::system_temp_directory(/*ErasedOnReboot=*/true, temp);
+    base = std::string(temp.str()) + "/msledger-launch-" +
+           std::to_string(getuid());
+    // Shared /tmp: the directory must be ours and no one else's to write.
+    mkdir(base.c_str(), 0700);
+    struct stat st;
+    if (lstat(base.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) ||
+        st.st_uid != getuid() || (st.st_mode & 022)) {
+      *error = base + " is not a directory private to this user";
+      return "";
+    }
+  }
+  base = normalisePath(base);
+  std::string key = compile.directory + '\0' +
+                    (compile.output.empty() ? compile.source : compile.output);
+  char hash[17];
+  snprintf(hash, sizeof hash, "%016llx",
+           static_cast<unsigned long long>(fnv1a64(key)));
+  std::string mirror = base + "/" +
+                       std::string(llvm::sys::path::filename(compile.source)) +
+                       "-" + hash;
+  // A rebuild starts afresh: no header deleted since may linger.
+  llvm::sys::fs::remove_directories(mirror);
+  if (std::error_code ec = llvm::sys::fs::create_directories(mirror)) {
+    *error = "cannot create " + mirror + ": " + ec.message();
+    return "";
+  }
+  return mirror + "/";
+}
+
+/// Prints a file's bytes to `out` with the mirror's paths turned back into
+/// the project's.
+void replay(const std::string &path, llvm::raw_ostream &out,
+            const std::string &mirror, const std::string &root) {
+  std::string error;
+  if (std::optional<std::string> text = readTextFile(path, &error))
+    out << remapPaths(*text, mirror, root, /*makeSyntax=*/false);
+  out.flush();
+}
+
+} // namespace
+
+int runProgram(const std::vector<std::string> &argv, const std::string &out,
+               const std::string &err) {
+  std::string program = argv[0];
+  if (program.find('/') == std::string::npos) {
+    llvm::ErrorOr<std::string> found = llvm::sys::findProgramByName(program);
+    if (!found) {
+      llvm::errs() << "msrewrite: error: cannot find the compiler " << program
+                   << " on PATH\n";
+      return 1;
+    }
+    program = *found;
+  }
+  std::vector<StringRef> args(argv.begin(), argv.end());
+  std::optional<StringRef> redirects[3] = {std::nullopt, std::nullopt,
+                                           std::nullopt};
+  if (!out.empty())
+    redirects[1] = StringRef(out);
+  if (!err.empty())
+    redirects[2] = StringRef(err);
+  std::string error;
+  bool crashed = false;
+  int status = llvm::sys::ExecuteAndWait(program, args, std::nullopt, redirects,
+                                         0, 0, &error, &crashed);
+  if (status < 0 || crashed) {
+    llvm::errs() << "msrewrite: error: " << program << ": "
+                 << (error.empty() ? "crashed" : error) << "\n";
+    return 1;
+  }
+  return status;
+}
+
+bool isLink(const CompilerCommand &how) {
+  if (how.command.empty())
+    return false;
+  static const std::set<std::string> notLinking = {
+      "-c",           "-S",        "-E",
+      "-M",           "-MM",       "-fsyntax-only",
+      "-v",           "--version", "-dumpversion",
+      "-dumpmachine", "--help"};
+  bool inputs = false;
+  for (size_t i = 1; i < how.command.size(); ++i) {
+    const std::string &arg = how.command[i];
+    if (notLinking.count(arg) || arg.rfind("-print-", 0) == 0)
+      return false;
+    inputs |= arg[0] != '-';
+  }
+  return inputs;
+}
+
+int runLaunched(const std::vector<std::string> &argv,
+                const LaunchSettings &settings) {
+  if (argv.empty()) {
+    llvm::errs() << "msrewrite: error: --launch needs the compiler command "
+                    "after --\n";
+    return 1;
+  }
+  llvm::SmallString<256> cwd;
+  llvm::sys::fs::current_path(cwd);
+  CompilerCommand compile;
+  std::string error;
+  if (!parseCompilerCommand(argv, std::string(cwd.str()), &compile, &error)) {
+    llvm::errs() << "msrewrite: error: " << error << "\n";
+    return 1;
+  }
+  const std::string &root = settings.root;
+  std::vector<std::string> command = compile.wrappers;
+  command.insert(command.end(), compile.command.begin(), compile.command.end());
+  if (!compile.skipReason.empty() || !isProjectFile(compile.source, root)) {
+    // Not one project source: run it as it is, with the ledger's library if
+    // it links.
+    if (compile.skipReason.empty() || !isLink(compile))
+      return runProgram(command.empty() ? argv : command, "", "");
+    std::vector<std::string> flags = settings.linkFlags;
+    command.insert(command.end(), flags.begin(), flags.end());
+    return runProgram(command, "", "");
+  }
+
+  std::set<std::string> additions;
+  std::optional<Catalog> catalog = loadCatalogs(
+      settings.catalog, settings.catalogAdditions, &additions, &error);
+  if (!catalog) {
+    llvm::errs() << "msrewrite: error: " << error << "\n";
+    return 1;
+  }
+  std::vector<std::string> parseCommand = {compile.command[0]};
+  parseCommand.insert(parseCommand.end(), settings.extraArgsBefore.begin(),
+                      settings.extraArgsBefore.end());
+  for (size_t i = 1; i < compile.command.size(); ++i)
+    if (!isGccOnlyFlag(compile.command[i]))
+      parseCommand.push_back(compile.command[i]);
+  parseCommand.insert(parseCommand.end(), settings.extraArgs.begin(),
+                      settings.extraArgs.end());
+  SingleCommandDatabase database(CompileCommand(
+      compile.directory, compile.source, parseCommand, compile.output));
+  // Clang's diagnostics are kept back: if the compiler itself rejects the
+  // source, its own messages are the ones to show.
+  std::string diagnosticText;
+  llvm::raw_string_ostream diagnosticStream(diagnosticText);
+  IntrusiveRefCntPtr<DiagnosticOptions> diagnosticOptions(
+      new DiagnosticOptions);
+  TextDiagnosticPrinter diagnostics(diagnosticStream, diagnosticOptions.get());
+  RewritePlan rewrite =
+      planRewrite(database, {compile.source}, *catalog, additions, root,
+                  settings.parse, /*jobs=*/1, &diagnostics);
+  for (const std::string &file : rewrite.instrumented)
+    llvm::errs() << alreadyInstrumentedNote(file) << "\n";
+  if (!rewrite.failedFiles.empty()) {
+    int status = runProgram(command, "", "");
+    if (status != 0)
+      return status;
+    diagnosticStream.flush();
+    llvm::errs() << diagnosticText << "msrewrite: error: " << compile.source
+                 << " compiles, but not with clang " << LLVM_VERSION_STRING
+                 << " (above), so it cannot be instrumented\n";
+    if (!compile.output.empty())
+      llvm::sys::fs::remove(compile.output);
+    return 1;
+  }
+  for (const std::string &note : rewrite.notes)
+    llvm::errs() << note << "\n";
+  if (rewrite.files.empty()) {
+    // Nothing to rewrite: the original compiles, with the ledger's header if
+    // it was rewritten in place before (msrewrite -i).
+    if (!rewrite.instrumented.empty()) {
+      std::vector<std::string> flags = settings.compileFlags;
+      command.insert(command.end(), flags.begin(), flags.end());
+    }
+    return runProgram(command, "", "");
+  }
+
+  std::string mirror = launchMirror(compile, settings.keepDir, &error);
+  std::set<std::string> written;
+  auto note = [](const std::string &text) { llvm::errs() << text << "\n"; };
+  if (mirror.empty() ||
+      !writeMirrorFiles(mirror, {compile.source}, {}, rewrite.projectFiles,
+                        rewrite.files, root, &written, note, &error)) {
+    llvm::errs() << "msrewrite: error: " << error << "\n";
+    return 1;
+  }
+  for (const CompilerCommand::PathOption &dir : compile.includeDirs)
+    if (isUnder(dir.path + "/", root))
+      llvm::sys::fs::create_directories(mirror + relativeTo(dir.path, root));
+  std::vector<std::string> mirrored =
+      mirroredCommand(compile, root, mirror, settings.compileFlags);
+  // The compiler's messages name the mirror's files; they are replayed with
+  // the project's paths.
+  std::string outPath = mirror + ".msledger-stdout",
+              errPath = mirror + ".msledger-stderr";
+  int status = runProgram(mirrored, outPath, errPath);
+  replay(outPath, llvm::outs(), mirror, root);
+  replay(errPath, llvm::errs(), mirror, root);
+  llvm::sys::fs::remove(outPath);
+  llvm::sys::fs::remove(errPath);
+  if (status == 0 && !compile.depfile.empty()) {
+    std::optional<std::string> depfile = readTextFile(compile.depfile, &error);
+    if (depfile &&
+        !writeTextFileAtomically(
+            compile.depfile,
+            remapPaths(*depfile, mirror, root, /*makeSyntax=*/true), &error)) {
+      llvm::errs() << "msrewrite: error: " << error << "\n";
+      status = 1;
+    }
+  }
+  if (settings.keepDir.empty())
+    llvm::sys::fs::remove_directories(mirror);
+  return status;
 }
 
 } // namespace msledger

@@ -1,23 +1,36 @@
 //===- launch.h - One compiler command, read and redirected -----*- C++ -*-===//
 //
-// Contract: the pure half of `msrewrite --launch -- COMPILER ARGS...` (no
-// files touched, no processes run). parseCompilerCommand reads a gcc- or
-// clang-style command as a build system runs it, with clang's own option
-// table: the compiler wrappers in front (ccache, sccache, distcc), the one
-// C or C++ source it compiles, its object and its dependency file -- or why
-// the command is not one compilation to instrument (a link, -E, several
-// sources, assembly), in which case the launcher runs it as it is.
+// Contract: `msrewrite --launch -- COMPILER ARGS...`, in two halves.
+//
+// The pure half (no files touched, no processes run): parseCompilerCommand
+// reads a gcc- or clang-style command as a build system runs it, with clang's
+// own option table: the compiler wrappers in front (ccache, sccache, distcc),
+// the one C or C++ source it compiles, its object and its dependency file --
+// or why the command is not one compilation to instrument (a link, -E,
+// several sources, assembly), in which case the launcher runs it as it is.
 // mirroredCommand is the same command compiling a rewritten mirror of the
 // project instead: the mirror's copy of the source, each include directory
 // under the root preceded by its mirror, the ledger's flags, and
 // -ffile-prefix-map so __FILE__ and debug information name the original
 // paths. remapPaths turns the mirror's paths in the compiler's output and
-// dependency file back into the originals, so the build system never sees
-// the mirror.
+// dependency file back into the originals (the inverse of mirror.h's
+// mirrored), so the build system never sees the mirror. isLink says whether
+// a command run as it is links.
+//
+// The process half: runLaunched plans the source's rewrite (rewrite.h),
+// writes the files it reads to a mirror private to this compilation
+// (mirror.h), runs the mirrored command (runProgram), replays its output
+// with the project's paths and remaps its dependency file. A command that is
+// not one project source is run as it is, with the ledger's library added
+// when it links; a source clang cannot parse is compiled as it is, and the
+// compilation fails only if the compiler accepts what clang rejects. Its
+// result is the compiler's exit status, or 1 with a message.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MSLEDGER_REWRITER_LAUNCH_H
 #define MSLEDGER_REWRITER_LAUNCH_H
+
+#include "collect.h"
 
 #include <string>
 #include <vector>
@@ -68,6 +81,33 @@ mirroredCommand(const CompilerCommand &compile, const std::string &root,
 /// as Make and Ninja read it.
 std::string remapPaths(const std::string &text, const std::string &mirror,
                        const std::string &root, bool makeSyntax);
+
+/// Whether a command run as it is links a program or library: it has inputs
+/// and none of -c, -S, -E, -M, -MM, -fsyntax-only, -v, --version, --help,
+/// -dumpversion, -dumpmachine or -print-*.
+bool isLink(const CompilerCommand &command);
+
+/// Runs `argv` (the program found on PATH if it names no directory) with its
+/// standard output and error to the files `out` and `err`, or to ours when
+/// they are empty; its exit status, or 1 with a message if it cannot run or
+/// crashed.
+int runProgram(const std::vector<std::string> &argv, const std::string &out,
+               const std::string &err);
+
+/// What the launcher needs beyond the command: msrewrite's settings.
+struct LaunchSettings {
+  std::string root;    // the project root, with a trailing '/'
+  std::string keepDir; // --keep-dir: where mirrors stay ("": a private temp)
+  std::string catalog; // the built-in catalog
+  std::vector<std::string> catalogAdditions;           // --catalog files
+  std::vector<std::string> extraArgsBefore, extraArgs; // for the parse
+  ParseSettings parse;
+  std::vector<std::string> compileFlags, linkFlags; // the ledger's
+};
+
+/// msrewrite --launch [options] -- ARGV...; the exit status to return.
+int runLaunched(const std::vector<std::string> &argv,
+                const LaunchSettings &settings);
 
 } // namespace msledger
 

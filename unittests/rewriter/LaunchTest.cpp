@@ -139,3 +139,21 @@ TEST(LaunchTest, RemapsMirrorPathsBackToTheProject) {
 }
 
 } // namespace
+
+TEST(LaunchTest, LinksAreCommandsWithInputsThatStopAtNoStage) {
+  auto isLinking = [](const Args &argv) {
+    CompilerCommand command;
+    command.command = argv;
+    return isLink(command);
+  };
+  EXPECT_TRUE(isLinking({"cc", "main.o", "-lascendcl", "-o", "app"}));
+  EXPECT_TRUE(isLinking({"c++", "-shared", "a.o", "-o", "liba.so"}));
+  EXPECT_FALSE(isLinking({"cc", "-c", "main.c"}));
+  EXPECT_FALSE(isLinking({"cc", "-E", "main.c"}));
+  EXPECT_FALSE(isLinking({"cc", "-fsyntax-only", "main.c"}));
+  EXPECT_FALSE(isLinking({"cc", "--version"}));
+  EXPECT_FALSE(isLinking({"cc", "-print-file-name=libc.so"}));
+  EXPECT_FALSE(isLinking({"cc", "-v"}));
+  EXPECT_FALSE(isLinking({"cc"}));
+  EXPECT_FALSE(isLinking({}));
+}
