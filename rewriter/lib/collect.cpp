@@ -15,6 +15,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/VirtualFileSystem.h"
 
 #include <map>
 #include <mutex>
@@ -24,6 +25,15 @@ using namespace clang;
 namespace msledger {
 
 namespace {
+
+/// The absolute, normalised path of a file the parse read: a relative name
+/// is resolved against the parse's working directory (its command's, kept by
+/// its own file system), not the process's.
+std::string absoluteFileName(const SourceManager &sm, StringRef name) {
+  SmallString<256> path(name);
+  sm.getFileManager().makeAbsolutePath(path);
+  return normalisePath(std::string(path.str()));
+}
 
 class Collector : public RecursiveASTVisitor<Collector> {
 public:
@@ -163,7 +173,7 @@ private:
     OptionalFileEntryRef entry = SM.getFileEntryRefForID(id);
     if (!entry)
       return "";
-    return normalisePath(std::string(entry->getName()));
+    return absoluteFileName(SM, entry->getName());
   }
 
   void note(SourceLocation loc, const std::string &message) {
@@ -368,7 +378,7 @@ public:
     OptionalFileEntryRef entry = SM.getFileEntryRefForID(SM.getFileID(begin));
     if (!entry)
       return;
-    std::string file = normalisePath(std::string(entry->getName()));
+    std::string file = absoluteFileName(SM, entry->getName());
     if (!isProjectFile(file, Root))
       return;
     bool invalid = false;
@@ -421,7 +431,7 @@ makeSkippedBranchReporter(const Catalog &catalog, const std::string &root,
 void recordProjectFiles(SourceManager &sm, const std::string &root,
                         TranslationUnitSites &out) {
   for (auto it = sm.fileinfo_begin(); it != sm.fileinfo_end(); ++it) {
-    std::string file = normalisePath(std::string(it->getFirst().getName()));
+    std::string file = absoluteFileName(sm, it->getFirst().getName());
     if (isUnder(file, root))
       out.projectFiles.insert(file);
   }
@@ -516,7 +526,13 @@ bool collectTranslationUnit(const tooling::CompilationDatabase &database,
                             const ParseSettings &settings,
                             TranslationUnitSites &out,
                             DiagnosticConsumer *diagnostics) {
-  tooling::ClangTool tool(database, {file});
+  // A file system with a working directory of its own: the shared real one
+  // follows each command's directory with chdir(), which parallel parses
+  // (msrewrite -j) would race on -- a file read in the wrong directory, or
+  // the process left in one a later parse cannot resolve.
+  tooling::ClangTool tool(database, {file},
+                          std::make_shared<PCHContainerOperations>(),
+                          llvm::vfs::createPhysicalFileSystem());
   if (diagnostics) {
     tool.setDiagnosticConsumer(diagnostics);
     tool.setPrintErrorMessage(false);

@@ -134,3 +134,49 @@ TEST_F(RewriteTest, AnInstrumentedFileIsNamedAndLeftAsItIs) {
   EXPECT_EQ(second.instrumented, std::vector<std::string>{Root + "b.c"});
   EXPECT_EQ(find(second, "b.c"), nullptr);
 }
+
+TEST_F(RewriteTest, ParallelParsesEachRunInTheirOwnDirectory) {
+  // Two commands run in different directories, each finding its header by a
+  // relative -I: parsed side by side, neither may see the other's directory
+  // (a shared working directory changed with chdir() would), and the
+  // process's own directory stays where it was.
+  for (const char *dir : {"one", "two"}) {
+    ASSERT_EQ(mkdir((Root + dir).c_str(), 0755), 0);
+    ASSERT_EQ(mkdir((Root + dir + "/inc").c_str(), 0755), 0);
+    write(std::string(dir) + "/inc/local.h",
+          "#include \"../../pool.h\"\n#define LOCAL_" + std::string(dir) +
+              " 1\n");
+    write(std::string(dir) + "/main.c",
+          "#include \"local.h\"\n#ifndef LOCAL_" + std::string(dir) +
+              "\n#error wrong header\n#endif\nvoid f(void *p) { poolFree(p); "
+              "}\n");
+  }
+  std::vector<clang::tooling::CompileCommand> commands;
+  for (const char *dir : {"one", "two"})
+    commands.emplace_back(
+        Root + dir, Root + dir + "/main.c",
+        std::vector<std::string>{"cc", "-Iinc", "-c", "main.c"}, "main.o");
+  struct TwoDirectories : clang::tooling::CompilationDatabase {
+    std::vector<clang::tooling::CompileCommand> Commands;
+    std::vector<clang::tooling::CompileCommand>
+    getCompileCommands(llvm::StringRef file) const override {
+      for (const auto &command : Commands)
+        if (command.Filename == file)
+          return {command};
+      return {};
+    }
+  } database;
+  database.Commands = commands;
+  char before[4096];
+  ASSERT_NE(getcwd(before, sizeof before), nullptr);
+  for (int round = 0; round < 5; ++round) {
+    RewritePlan rewrite =
+        planRewrite(database, {Root + "one/main.c", Root + "two/main.c"},
+                    Catalog_, {}, Root, {MSLEDGER_CLANG_RESOURCE_DIR, {}}, 2);
+    EXPECT_TRUE(rewrite.failedFiles.empty());
+    EXPECT_EQ(rewrite.files.size(), 3u); // and pool.h
+  }
+  char after[4096];
+  ASSERT_NE(getcwd(after, sizeof after), nullptr);
+  EXPECT_STREQ(after, before);
+}
