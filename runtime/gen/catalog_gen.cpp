@@ -28,24 +28,6 @@ using namespace msledger;
 
 namespace {
 
-/// msledger::Space's enumerator for a family's space (catalog name); a
-/// switch, so that a new Space cannot be left out.
-const char *spaceEnum(const std::string &space) {
-  switch (spaceNamed(space).value_or(Space::None)) {
-  case Space::None:
-    break;
-  case Space::GM:
-    return "Space::GM";
-  case Space::Host:
-    return "Space::Host";
-  case Space::DVPP:
-    return "Space::DVPP";
-  case Space::Virtual:
-    return "Space::Virtual";
-  }
-  return "Space::None";
-}
-
 const char *roleEnum(Role role) {
   switch (role) {
   case Role::Alloc:
@@ -84,7 +66,7 @@ std::string table(const Catalog &catalog, const std::string &source) {
         << "\", "
         << (f.level == Level::Device ? "Level::Device" : "Level::Cann") << ", "
         << (f.kind == Kind::Memory ? "Kind::Memory" : "Kind::Resource") << ", "
-        << spaceEnum(f.space) << ", " << f.nameSpaceIndex << ", "
+        << spaceEnumerator(f.memorySpace()) << ", " << f.nameSpaceIndex << ", "
         << (f.refcounted ? "true" : "false") << ", "
         << (f.handleIsPointer ? "true" : "false") << ", "
         << (f.hasHandle ? "true" : "false") << ", "
@@ -106,20 +88,6 @@ std::string table(const Catalog &catalog, const std::string &source) {
   for (const char *kind : kinds)
     out << "#undef " << kind << "\n";
   return out.str();
-}
-
-std::string handleExpression(const Function &f) {
-  switch (f.handleFrom) {
-  case HandleFrom::Out:
-    return "msledger::handleValue(*" + f.params[f.handleParam].name + ")";
-  case HandleFrom::Param:
-    return "msledger::handleValue(" + f.params[f.handleParam].name + ")";
-  case HandleFrom::Return:
-    return "msledger::handleValue(result)";
-  case HandleFrom::None:
-    return "0";
-  }
-  return "0";
 }
 
 /// What an interposer returns when the process has no real function: the
@@ -151,11 +119,12 @@ std::string interposers(const Catalog &catalog, const std::string &source) {
   out << "#include \"interpose.h\"\n\n";
   for (size_t i = 0; i < catalog.functions().size(); ++i) {
     const Function &f = catalog.functions()[i];
-    const Family &family = catalog.familyOf(f);
     std::string types, names;
+    std::vector<std::string> args;
     for (size_t p = 0; p < f.params.size(); ++p) {
       types += (p ? ", " : "") + f.params[p].type;
       names += (p ? ", " : "") + f.params[p].name;
+      args.push_back(f.params[p].name);
     }
     bool isVoid = f.returnType == "void";
     out << "extern \"C\" MSLEDGER_INTERPOSER " << f.signature() << " {\n"
@@ -166,22 +135,12 @@ std::string interposers(const Catalog &catalog, const std::string &source) {
         << "  if (!real)\n"
         << "    return" << unsupported(f) << ";\n"
         << "  msledger::CallScope scope(" << i << ");\n";
-    std::string handle = handleExpression(f);
+    std::string handle = handleExpression(f, args, "result");
     if (isAcquiring(f.role)) {
       if (isVoid)
         out << "  real(" << names << ");\n";
       else
         out << "  " << f.returnType << " result = real(" << names << ");\n";
-      // A per-device handle keeps its device where a size would be.
-      int sizeParam = f.deviceParam >= 0 ? f.deviceParam : f.sizeParam;
-      std::string size = sizeParam >= 0 ? "static_cast<uint64_t>(" +
-                                              f.params[sizeParam].name + ")"
-                                        : "0";
-      std::string space =
-          f.spaceFlagParam >= 0
-              ? "msledger::spaceFromDriverFlag(" +
-                    f.params[f.spaceFlagParam].name + ")"
-              : std::string("msledger::") + spaceEnum(family.space);
       // The device the memory is on, for this record and the ACL call's.
       std::string device;
       if (f.memoryDeviceParam >= 0) {
@@ -199,14 +158,15 @@ std::string interposers(const Catalog &catalog, const std::string &source) {
             << "    scope.allocatedOn(" << device << ");\n";
       out << "  if (scope.tracking() && " << successCondition(f, "result")
           << ")\n"
-          << "    scope.acquired(" << handle << ", " << size << ", " << space
-          << ");\n";
+          << "    scope.acquired(" << handle << ", " << sizeExpression(f, args)
+          << ", static_cast<msledger::Space>("
+          << spaceExpression(catalog, f, args) << "));\n";
     } else {
       // Releases are looked at whether or not they succeed: a failed free of
       // an unknown pointer is an illegal free all the same. The record is
       // taken before the real call (see RecordTable::take).
       std::string nullCheck =
-          f.handleFrom == HandleFrom::Param && family.handleIsPointer
+          nullIsNoRelease(catalog, f)
               ? " && " + f.params[f.handleParam].name + " != nullptr"
               : "";
       std::string call =
@@ -258,7 +218,8 @@ std::string track(const Catalog &catalog, const std::string &source) {
       << " *\n"
       << " * msledger/track.h: the tracking wrappers msrewrite puts in place "
          "of the\n"
-      << " * catalog's calls (see rewriter/lib/wrappers.h). Usable from C and "
+      << " * catalog's calls (see rewriter/catalog/wrappers.h). Usable from C "
+         "and "
          "C++;\n"
       << " * rewritten code gets it with -include (msrewrite "
          "--print-build-flags).\n"

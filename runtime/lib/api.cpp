@@ -25,32 +25,35 @@ bool validApi(int api, const char *call) {
 
 } // namespace
 
+// The catalog's Space is msledger_space: generated code passes one for the
+// other.
+static_assert(static_cast<int>(Space::None) == MSLEDGER_SPACE_NONE &&
+                  static_cast<int>(Space::GM) == MSLEDGER_SPACE_GM &&
+                  static_cast<int>(Space::Host) == MSLEDGER_SPACE_HOST &&
+                  static_cast<int>(Space::DVPP) == MSLEDGER_SPACE_DVPP &&
+                  static_cast<int>(Space::Virtual) == MSLEDGER_SPACE_VIRTUAL,
+              "msledger::Space and msledger_space agree");
+
 extern "C" {
 
-__attribute__((visibility("default"))) int
-msledger_api_index(const char *callee) {
-  return apiIndex(callee);
-}
+int msledger_api_index(const char *callee) { return apiIndex(callee); }
 
-__attribute__((visibility("default"))) int
-msledger_api_index_hint(int hint, const char *callee) {
+int msledger_api_index_hint(int hint, const char *callee) {
   if (callee && hint >= 0 && static_cast<size_t>(hint) < apiCount() &&
       strcmp(apiInfo(static_cast<unsigned>(hint)).name, callee) == 0)
     return hint;
   return apiIndex(callee);
 }
 
-__attribute__((visibility("default"))) void
-msledger_record_acquire(int api, uint64_t handle, uint64_t size,
-                        msledger_space space, const msledger_site *site) {
+void msledger_record_acquire(int api, uint64_t handle, uint64_t size,
+                             msledger_space space, const msledger_site *site) {
   if (validApi(api, "msledger_record_acquire"))
     Ledger::get().acquire(static_cast<unsigned>(api), handle, size,
                           static_cast<Space>(space), site);
 }
 
-__attribute__((visibility("default"))) void
-msledger_record_release(int api, uint64_t handle, int succeeded,
-                        const msledger_site *site) {
+void msledger_record_release(int api, uint64_t handle, int succeeded,
+                             const msledger_site *site) {
   if (!validApi(api, "msledger_record_release"))
     return;
   PendingRelease pending;
@@ -64,32 +67,26 @@ static_assert(sizeof(PendingRelease) <= sizeof(msledger_release),
 static_assert(alignof(PendingRelease) <= alignof(msledger_release),
               "msledger_release is not aligned enough");
 
-__attribute__((visibility("default"))) void
-msledger_release_begin(int api, uint64_t handle, const msledger_site *site,
-                       msledger_release *state) {
+void msledger_release_begin(int api, uint64_t handle, const msledger_site *site,
+                            msledger_release *state) {
   PendingRelease *pending = new (state) PendingRelease;
   if (validApi(api, "msledger_release_begin"))
     Ledger::get().beginRelease(static_cast<unsigned>(api), handle, site,
                                pending);
 }
 
-__attribute__((visibility("default"))) void
-msledger_release_end(msledger_release *state, int succeeded) {
+void msledger_release_end(msledger_release *state, int succeeded) {
   PendingRelease *pending = reinterpret_cast<PendingRelease *>(state);
   Ledger::get().endRelease(*pending, succeeded != 0);
 }
 
-__attribute__((visibility("default"))) int msledger_api_interposed(int api) {
+int msledger_api_interposed(int api) {
   return api >= 0 && apiInterposed(static_cast<unsigned>(api));
 }
 
-__attribute__((visibility("default"))) void
-msledger_set_site(const msledger_site *site) {
-  setPendingSite(site);
-}
+void msledger_set_site(const msledger_site *site) { setPendingSite(site); }
 
-__attribute__((visibility("default"))) int
-msledger_register_api(const msledger_api_description *d) {
+int msledger_register_api(const msledger_api_description *d) {
   if (!d || !d->name || !d->role || !d->level || !d->kind)
     return -1;
   std::optional<Role> role = roleNamed(d->role);
@@ -116,21 +113,18 @@ msledger_register_api(const msledger_api_description *d) {
 
 // The pool calls do no bookkeeping of regions themselves: they are catalog
 // functions, recorded by their interposer or tracking wrapper like any other.
-__attribute__((visibility("default"))) msledger_heap *
-msledger_heap_register(const void *base, size_t size) {
+msledger_heap *msledger_heap_register(const void *base, size_t size) {
   if (!base || !size)
     return nullptr;
   return reinterpret_cast<msledger_heap *>(Ledger::get().registerHeap(
       static_cast<uint64_t>(reinterpret_cast<uintptr_t>(base)), size));
 }
 
-__attribute__((visibility("default"))) void
-msledger_heap_unregister(msledger_heap *heap) {
+void msledger_heap_unregister(msledger_heap *heap) {
   Ledger::get().unregisterHeap(reinterpret_cast<uintptr_t>(heap));
 }
 
-__attribute__((visibility("default"))) int
-msledger_region_register(msledger_heap *heap, void *ptr, size_t size) {
+int msledger_region_register(msledger_heap *heap, void *ptr, size_t size) {
   return Ledger::get().inHeap(
              reinterpret_cast<uintptr_t>(heap),
              static_cast<uint64_t>(reinterpret_cast<uintptr_t>(ptr)), size)
@@ -138,8 +132,7 @@ msledger_region_register(msledger_heap *heap, void *ptr, size_t size) {
              : MSLEDGER_REGION_OUTSIDE_HEAP;
 }
 
-__attribute__((visibility("default"))) int
-msledger_region_unregister(msledger_heap *heap, void *ptr) {
+int msledger_region_unregister(msledger_heap *heap, void *ptr) {
   return Ledger::get().inHeap(
              reinterpret_cast<uintptr_t>(heap),
              static_cast<uint64_t>(reinterpret_cast<uintptr_t>(ptr)), 1)
@@ -147,11 +140,13 @@ msledger_region_unregister(msledger_heap *heap, void *ptr) {
              : MSLEDGER_REGION_OUTSIDE_HEAP;
 }
 
-__attribute__((visibility("default"))) void msledger_report(void) {
-  Ledger::get().reportNow();
+void msledger_report(void) { Ledger::get().reportNow(); }
+
+msledger_space msledger_driver_space(unsigned long long flag) {
+  return static_cast<msledger_space>(spaceFromDriverFlag(flag));
 }
 
-__attribute__((visibility("default"))) uint64_t msledger_error_count(void) {
+uint64_t msledger_error_count(void) {
   Ledger *ledger = Ledger::existing();
   return ledger ? ledger->errorCount() : 0;
 }

@@ -2,6 +2,8 @@
 //--------------===//
 #include "catalog_table.h"
 
+#include "msledger/msledger.h"
+
 #include <atomic>
 #include <cstring>
 #include <mutex>
@@ -19,7 +21,7 @@ const size_t kNameSpaceCount = sizeof(kNameSpaces) / sizeof(kNameSpaces[0]);
 const FamilyInfo kFamilies[] = {
 #define MSLEDGER_FAMILY(index, name, display, level, kind, space, nameSpace,   \
                         refcounted, pointer, hasHandle, perDevice)             \
-  {name,      display,    level,   kind,      space,                           \
+  {name,      display,    level,   kind,      static_cast<Space>(space),       \
    nameSpace, refcounted, pointer, hasHandle, perDevice},
 #include "catalog_table.inc"
 };

@@ -4,11 +4,12 @@
 // libmsledger_preload.so) resolves the real function with resolveNext() once,
 // opens a CallScope (in libmsledger.so, whose ledger it reports to),
 // calls the real function and, if the scope is tracking, reports the event
-// to the ledger. A scope tracks only the outermost catalog call of its level
-// on the thread: an ACL call that calls other ACL calls internally is one
-// event, while the driver calls it makes are events of the device level.
-// msledger does not interpose malloc, so a dlsym that allocates cannot
-// re-enter an interposer.
+// to the ledger, with the handle, size and space expressions every generator
+// shares (rewriter/catalog/wrappers.h). A scope tracks only the outermost
+// catalog call of its level on the thread: an ACL call that calls other ACL
+// calls internally is one event, while the driver calls it makes are events of
+// the device level. msledger does not interpose malloc, so a dlsym that
+// allocates cannot re-enter an interposer.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MSLEDGER_RUNTIME_INTERPOSE_H
@@ -18,7 +19,6 @@
 #include "ledger.h"
 
 #include <cstdint>
-#include <type_traits>
 
 #define MSLEDGER_INTERPOSER __attribute__((visibility("default")))
 #define MSLEDGER_EXPORT __attribute__((visibility("default")))
@@ -31,17 +31,9 @@ namespace msledger {
 /// libmsledger_preload.so.
 void *resolveNext(const char *name);
 
-template <typename T> uint64_t handleValue(T *pointer) {
-  return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(pointer));
-}
-template <typename T>
-std::enable_if_t<std::is_integral_v<T> || std::is_enum_v<T>, uint64_t>
-handleValue(T value) {
-  return static_cast<uint64_t>(value);
-}
-
 /// The memory space a halMemAlloc flag asks for: bits 10-13 of the flag are
-/// SVM 0, DEV 1, HOST 2, DVPP 3 (driver/ascend_hal.h).
+/// SVM 0, DEV 1, HOST 2, DVPP 3 (driver/ascend_hal.h). What
+/// msledger_driver_space() returns, which generated code calls.
 inline Space spaceFromDriverFlag(unsigned long long flag) {
   unsigned type = static_cast<unsigned>((flag >> 10) & 0xF);
   return type == 2 ? Space::Host : type == 3 ? Space::DVPP : Space::GM;

@@ -107,20 +107,6 @@ uint64_t currentDevice() {
 
 } // namespace
 
-extern "C" __attribute__((visibility("default"))) void
-msledger_frame_push(const msledger_site *site) {
-  unsigned depth = Frames.depth;
-  if (depth < kMaxFrames)
-    Frames.frames[depth] = site;
-  Frames.depth = depth + 1;
-}
-
-extern "C" __attribute__((visibility("default"))) void
-msledger_frame_pop(void) {
-  if (Frames.depth)
-    --Frames.depth;
-}
-
 Ledger &Ledger::get() {
   // Never destroyed: the application may release memory from its static
   // destructors, and the final report runs after them.
@@ -748,3 +734,19 @@ void Ledger::forkChild() {
 }
 
 } // namespace msledger
+
+// Outside the namespace: defined there, a C function would not take the
+// visibility its declaration in msledger.h gives it.
+extern "C" void msledger_frame_push(const msledger_site *site) {
+  auto &frames = msledger::Frames;
+  unsigned depth = frames.depth;
+  if (depth < msledger::kMaxFrames)
+    frames.frames[depth] = site;
+  frames.depth = depth + 1;
+}
+
+extern "C" void msledger_frame_pop(void) {
+  auto &frames = msledger::Frames;
+  if (frames.depth)
+    --frames.depth;
+}

@@ -96,3 +96,59 @@ TEST(Wrappers, ACatalogAdditionsStringsAreEscaped) {
                                 "const msledger_site *msledger_site_, "
                                 "void **p, size_t n)"));
 }
+
+namespace {
+
+const Function &function(const Catalog &catalog, const std::string &name) {
+  const Function *found = catalog.findFunction(name);
+  EXPECT_NE(found, nullptr) << name;
+  return *found;
+}
+
+/// The parameters' names, as an interposer has them.
+std::vector<std::string> names(const Function &f) {
+  std::vector<std::string> args;
+  for (const Param &param : f.params)
+    args.push_back(param.name);
+  return args;
+}
+
+} // namespace
+
+// One set of expressions for every generator: track.h (C and C++), the
+// interposers (C++) and additions' wrappers (C).
+TEST(Wrappers, TheSharedExpressionsOfATrackedCall) {
+  Catalog catalog = builtIn();
+  const Function &malloc = function(catalog, "aclrtMalloc");
+  EXPECT_EQ(handleExpression(malloc, names(malloc), "result"),
+            "(uint64_t)(uintptr_t)(*devPtr)");
+  EXPECT_EQ(sizeExpression(malloc, names(malloc)), "(uint64_t)(size)");
+  EXPECT_EQ(spaceExpression(catalog, malloc, names(malloc)),
+            "MSLEDGER_SPACE_GM");
+  const Function &free = function(catalog, "aclrtFree");
+  EXPECT_EQ(handleExpression(free, {"p"}, "result"),
+            "(uint64_t)(uintptr_t)(p)");
+  EXPECT_EQ(sizeExpression(free, {"p"}), "0");
+  EXPECT_TRUE(nullIsNoRelease(catalog, free));
+  // The driver's allocation: its space is decoded from its flag, by the
+  // ledger (msledger_driver_space), for the interposer and track.h alike.
+  const Function &hal = function(catalog, "halMemAlloc");
+  ASSERT_GE(hal.spaceFlagParam, 0);
+  EXPECT_EQ(spaceExpression(catalog, hal, names(hal)),
+            "msledger_driver_space(" + hal.params[hal.spaceFlagParam].name +
+                ")");
+  std::string macro = macroFor(catalog, "halMemAlloc");
+  EXPECT_TRUE(contains(macro, "msledger_driver_space(")) << macro;
+  // An id of 0 is a handle like any other, released all the same.
+  const Function &unload = function(catalog, "aclmdlUnload");
+  EXPECT_FALSE(catalog.familyOf(unload).handleIsPointer);
+  EXPECT_FALSE(nullIsNoRelease(catalog, unload));
+}
+
+TEST(Wrappers, EverySpaceHasTheEnumeratorOfMsledgerH) {
+  EXPECT_STREQ(spaceEnumerator(Space::None), "MSLEDGER_SPACE_NONE");
+  EXPECT_STREQ(spaceEnumerator(Space::GM), "MSLEDGER_SPACE_GM");
+  EXPECT_STREQ(spaceEnumerator(Space::Host), "MSLEDGER_SPACE_HOST");
+  EXPECT_STREQ(spaceEnumerator(Space::DVPP), "MSLEDGER_SPACE_DVPP");
+  EXPECT_STREQ(spaceEnumerator(Space::Virtual), "MSLEDGER_SPACE_VIRTUAL");
+}

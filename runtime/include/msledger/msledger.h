@@ -29,6 +29,13 @@ extern "C" {
 
 #define MSLEDGER_INTERFACE_VERSION 1
 
+/* What libmsledger exports: the functions declared here, nothing else. */
+#if defined(__GNUC__) || defined(__clang__)
+#define MSLEDGER_API __attribute__((visibility("default")))
+#else
+#define MSLEDGER_API
+#endif
+
 /*
  * A call site in the application's source, as msrewrite emits it: static data
  * that outlives every event recorded with it. An event without a site reads
@@ -54,12 +61,12 @@ typedef enum msledger_space {
 
 /* The catalog index of an API ("aclrtMalloc"), or -1 if the catalog does not
  * list it. Indices are stable for one build of the library. */
-int msledger_api_index(const char *callee);
+MSLEDGER_API int msledger_api_index(const char *callee);
 /* The same, starting from where the catalog that generated msledger/track.h
  * put it: `hint` when that index still names `callee` (a string compare),
  * else msledger_api_index(callee). What track.h's wrappers call on each use:
  * they are macros, which can keep no cache of their own. */
-int msledger_api_index_hint(int hint, const char *callee);
+MSLEDGER_API int msledger_api_index_hint(int hint, const char *callee);
 
 /*
  * An API the built-in catalog does not list -- a project's own allocator,
@@ -82,13 +89,15 @@ typedef struct msledger_api_description {
 
 /* Registers an API (an API of that name keeps the index it has) and returns
  * its index, or -1 if the description is malformed or the tables are full. */
-int msledger_register_api(const msledger_api_description *description);
+MSLEDGER_API int
+msledger_register_api(const msledger_api_description *description);
 
 /* Records that API `api` handed out `handle` (an address, or an id such as a
  * model id) of `size` bytes (0 for handles without memory) in `space`.
  * `site` may be NULL. */
-void msledger_record_acquire(int api, uint64_t handle, uint64_t size,
-                             msledger_space space, const msledger_site *site);
+MSLEDGER_API void msledger_record_acquire(int api, uint64_t handle,
+                                          uint64_t size, msledger_space space,
+                                          const msledger_site *site);
 
 /*
  * A release in two halves, around the real call: msledger_release_begin()
@@ -99,14 +108,16 @@ void msledger_record_acquire(int api, uint64_t handle, uint64_t size,
 typedef struct msledger_release {
   uint64_t opaque[16]; /* the ledger's; keep it alive until _end */
 } msledger_release;
-void msledger_release_begin(int api, uint64_t handle, const msledger_site *site,
-                            msledger_release *state);
-void msledger_release_end(msledger_release *state, int succeeded);
+MSLEDGER_API void msledger_release_begin(int api, uint64_t handle,
+                                         const msledger_site *site,
+                                         msledger_release *state);
+MSLEDGER_API void msledger_release_end(msledger_release *state, int succeeded);
 
 /* Both halves at once, for a release whose address nobody else can be handed
  * meanwhile (single-threaded code, or after the real call failed). */
-void msledger_record_release(int api, uint64_t handle, int succeeded,
-                             const msledger_site *site);
+MSLEDGER_API void msledger_record_release(int api, uint64_t handle,
+                                          int succeeded,
+                                          const msledger_site *site);
 
 /*
  * For msrewrite's wrappers (msledger/track.h). msledger_api_interposed() says
@@ -116,8 +127,8 @@ void msledger_record_release(int api, uint64_t handle, int succeeded,
  * interposer records the event with that site, and attributes the driver
  * calls the API makes to it too. If not, the wrapper records the event itself.
  */
-int msledger_api_interposed(int api);
-void msledger_set_site(const msledger_site *site);
+MSLEDGER_API int msledger_api_interposed(int api);
+MSLEDGER_API void msledger_set_site(const msledger_site *site);
 
 /*
  * Call chains. msrewrite wraps every call of a project function that
@@ -128,8 +139,8 @@ void msledger_set_site(const msledger_site *site);
  * chain_depth of them), and reports show them: "allocated in utils.cpp:190
  * <- model.cpp:77 <- main.cpp:31". Pushes and pops must pair on a thread.
  */
-void msledger_frame_push(const msledger_site *site);
-void msledger_frame_pop(void);
+MSLEDGER_API void msledger_frame_push(const msledger_site *site);
+MSLEDGER_API void msledger_frame_pop(void);
 
 /*
  * Memory pools: the meaning of msSanitizer's mstx heap and region calls. A
@@ -148,22 +159,29 @@ void msledger_frame_pop(void);
  */
 typedef struct msledger_heap msledger_heap;
 /* The heap of [base, base + size), or NULL for a null base or size. */
-msledger_heap *msledger_heap_register(const void *base, size_t size);
+MSLEDGER_API msledger_heap *msledger_heap_register(const void *base,
+                                                   size_t size);
 /* The heap is gone; regions still registered stay live (and leak). */
-void msledger_heap_unregister(msledger_heap *heap);
+MSLEDGER_API void msledger_heap_unregister(msledger_heap *heap);
 /* 0, or MSLEDGER_REGION_OUTSIDE_HEAP if [ptr, ptr + size) is not inside a
  * registered heap (nothing is recorded then). */
-int msledger_region_register(msledger_heap *heap, void *ptr, size_t size);
+MSLEDGER_API int msledger_region_register(msledger_heap *heap, void *ptr,
+                                          size_t size);
 /* 0, or MSLEDGER_REGION_OUTSIDE_HEAP for a heap not registered. */
-int msledger_region_unregister(msledger_heap *heap, void *ptr);
+MSLEDGER_API int msledger_region_unregister(msledger_heap *heap, void *ptr);
 #define MSLEDGER_REGION_OUTSIDE_HEAP 1
+
+/* The memory space a driver allocation flag (halMemAlloc's `flag`) asks for:
+ * its bits 10-13 name the memory type (SVM, DEV, HOST, DVPP). What the
+ * interposers and msledger/track.h's wrappers of driver allocations record. */
+MSLEDGER_API msledger_space msledger_driver_space(unsigned long long flag);
 
 /* Writes a leak report of what is live now, for every enabled level, to the
  * ledger's log (stderr or log_path), without stopping the process. */
-void msledger_report(void);
+MSLEDGER_API void msledger_report(void);
 
 /* Number of errors (illegal, double, mismatched releases) found so far. */
-uint64_t msledger_error_count(void);
+MSLEDGER_API uint64_t msledger_error_count(void);
 
 #ifdef __cplusplus
 }

@@ -139,6 +139,7 @@ struct Family {
   // "released_implicitly_by", at most two. A family released per device
   // keeps the device of each handle where a size would be.
   std::vector<ImplicitRelease> implicitReleases;
+  Space memorySpace() const { return spaceNamed(space).value_or(Space::None); }
   bool perDevice() const {
     for (const ImplicitRelease &release : implicitReleases)
       if (release.perDevice)

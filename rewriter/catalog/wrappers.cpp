@@ -1,4 +1,4 @@
-//===- wrappers.cpp - The C text of tracking wrappers ---------------------===//
+//===- wrappers.cpp - The code generated from the catalog ----------------===//
 #include "wrappers.h"
 
 #include <sstream>
@@ -7,24 +7,6 @@
 namespace msledger {
 
 namespace {
-
-/// msledger_space's enumerator for a family's space (catalog name); a
-/// switch, so that a new Space cannot be left out.
-const char *cSpace(const std::string &space) {
-  switch (spaceNamed(space).value_or(Space::None)) {
-  case Space::None:
-    break;
-  case Space::GM:
-    return "MSLEDGER_SPACE_GM";
-  case Space::Host:
-    return "MSLEDGER_SPACE_HOST";
-  case Space::DVPP:
-    return "MSLEDGER_SPACE_DVPP";
-  case Space::Virtual:
-    return "MSLEDGER_SPACE_VIRTUAL";
-  }
-  return "MSLEDGER_SPACE_NONE";
-}
 
 std::string declarator(const std::string &type, const std::string &name) {
   return type + (type.back() == '*' ? "" : " ") + name;
@@ -46,61 +28,34 @@ std::string quoted(const std::string &text) {
   return out + "\"";
 }
 
-/// The parameter that carries a per-device handle's device, or an
-/// allocation's size: what msledger_record_acquire takes as its size.
-int sizeParameter(const Function &f) {
-  return f.deviceParam >= 0 ? f.deviceParam : f.sizeParam;
-}
-
 /// The statements of a C wrapper around `f`, whose parameter p's value is in
 /// the variable args[p]; msledger_site_, msledger_api_ (the API's index) and,
 /// unless `f` returns void, msledger_result_ are declared and the first two
 /// set. The result is left in msledger_result_.
 std::string wrapperStatements(const Catalog &catalog, const Function &f,
                               const std::vector<std::string> &args) {
-  const Family &family = catalog.familyOf(f);
   std::string list;
   for (size_t p = 0; p < args.size(); ++p)
     list += (p ? ", " : "") + args[p];
   std::string call = (f.returnType == "void" ? "" : "msledger_result_ = ") +
                      f.name + "(" + list + ");\n";
-  std::string handle;
-  switch (f.handleFrom) {
-  case HandleFrom::Out:
-    handle = "(uint64_t)(uintptr_t)(*" + args[f.handleParam] + ")";
-    break;
-  case HandleFrom::Param:
-    handle = "(uint64_t)(uintptr_t)(" + args[f.handleParam] + ")";
-    break;
-  case HandleFrom::Return:
-    handle = "(uint64_t)(uintptr_t)(msledger_result_)";
-    break;
-  case HandleFrom::None:
-    handle = "0";
-    break;
-  }
+  std::string handle = handleExpression(f, args, "msledger_result_");
   std::ostringstream out;
   out << "  if (msledger_api_interposed(msledger_api_)) {\n"
       << "    msledger_set_site(msledger_site_);\n"
       << "    " << call << "    msledger_set_site(0);\n"
       << "  } else {\n";
   if (isAcquiring(f.role)) {
-    int sizeParam = sizeParameter(f);
-    std::string size =
-        sizeParam >= 0 ? "(uint64_t)(" + args[sizeParam] + ")" : "0";
-    std::string space = f.spaceFlagParam >= 0 ? "msledger_driver_space_(" +
-                                                    args[f.spaceFlagParam] + ")"
-                                              : cSpace(family.space);
     out << "    " << call << "    if ("
         << successCondition(f, "msledger_result_") << ")\n"
         << "      msledger_record_acquire(msledger_api_, " << handle << ", "
-        << size << ", " << space << ", msledger_site_);\n";
+        << sizeExpression(f, args) << ", " << spaceExpression(catalog, f, args)
+        << ", msledger_site_);\n";
   } else {
     // A null pointer is no release (free(NULL)); other handles are checked.
-    std::string guard =
-        f.handleFrom == HandleFrom::Param && family.handleIsPointer
-            ? "(" + args[f.handleParam] + ") != 0"
-            : "1";
+    std::string guard = nullIsNoRelease(catalog, f)
+                            ? "(" + args[f.handleParam] + ") != 0"
+                            : "1";
     out << "    msledger_release msledger_state_;\n"
         << "    int msledger_tracked_ = " << guard << ";\n"
         << "    if (msledger_tracked_)\n"
@@ -134,6 +89,60 @@ std::string successCondition(const Function &f, const std::string &result) {
     return "1";
   }
   return "0";
+}
+
+std::string handleExpression(const Function &f,
+                             const std::vector<std::string> &args,
+                             const std::string &result) {
+  switch (f.handleFrom) {
+  case HandleFrom::Out:
+    return "(uint64_t)(uintptr_t)(*" + args[f.handleParam] + ")";
+  case HandleFrom::Param:
+    return "(uint64_t)(uintptr_t)(" + args[f.handleParam] + ")";
+  case HandleFrom::Return:
+    return "(uint64_t)(uintptr_t)(" + result + ")";
+  case HandleFrom::None:
+    break;
+  }
+  return "0";
+}
+
+int sizeParameter(const Function &f) {
+  return f.deviceParam >= 0 ? f.deviceParam : f.sizeParam;
+}
+
+std::string sizeExpression(const Function &f,
+                           const std::vector<std::string> &args) {
+  int param = sizeParameter(f);
+  return param >= 0 ? "(uint64_t)(" + args[param] + ")" : "0";
+}
+
+const char *spaceEnumerator(Space space) {
+  switch (space) {
+  case Space::None:
+    break;
+  case Space::GM:
+    return "MSLEDGER_SPACE_GM";
+  case Space::Host:
+    return "MSLEDGER_SPACE_HOST";
+  case Space::DVPP:
+    return "MSLEDGER_SPACE_DVPP";
+  case Space::Virtual:
+    return "MSLEDGER_SPACE_VIRTUAL";
+  }
+  return "MSLEDGER_SPACE_NONE";
+}
+
+std::string spaceExpression(const Catalog &catalog, const Function &f,
+                            const std::vector<std::string> &args) {
+  if (f.spaceFlagParam >= 0)
+    return "msledger_driver_space(" + args[f.spaceFlagParam] + ")";
+  return spaceEnumerator(catalog.familyOf(f).memorySpace());
+}
+
+bool nullIsNoRelease(const Catalog &catalog, const Function &f) {
+  return f.handleFrom == HandleFrom::Param &&
+         catalog.familyOf(f).handleIsPointer;
 }
 
 std::string wrapperHelpers() {
@@ -175,12 +184,6 @@ static inline int msledger_api_registered_(const msledger_api_description *descr
     __atomic_store_n(cache, api, __ATOMIC_RELAXED);
   }
   return api;
-}
-
-/* The memory space a halMemAlloc flag asks for: bits 10-13. */
-static inline msledger_space msledger_driver_space_(unsigned long long flag) {
-  unsigned type = (unsigned)((flag >> 10) & 0xF);
-  return type == 2 ? MSLEDGER_SPACE_HOST : type == 3 ? MSLEDGER_SPACE_DVPP : MSLEDGER_SPACE_GM;
 }
 
 #ifdef __cplusplus
@@ -251,7 +254,7 @@ struct Api<R (*)(P...), Function, Index, Acquires, Handle, HandleParam, SizePara
       if (result.succeeded(Rule, Expected)) {
         uint64_t handle = Handle == 3 ? result.handle() : HandleArg::value(args...);
         msledger_space space = SpaceFlagParam >= 0
-            ? msledger_driver_space_(Arg<SpaceFlagParam, false>::value(args...)) : (msledger_space)Space;
+            ? msledger_driver_space(Arg<SpaceFlagParam, false>::value(args...)) : (msledger_space)Space;
         msledger_record_acquire(api, handle, Arg<SizeParam, false>::value(args...), space, site);
       }
     } else {
@@ -298,8 +301,6 @@ std::string trackingMacro(const Catalog &catalog, size_t index) {
   int rule = f.success == SuccessRule::Equals    ? 0
              : f.success == SuccessRule::NonNull ? 1
                                                  : 2;
-  bool nullIsNoRelease =
-      f.handleFrom == HandleFrom::Param && family.handleIsPointer;
   std::ostringstream out;
   // C++: a template bound to &NAME, parenthesised so that the commas of its
   // arguments survive being passed on through other macros.
@@ -307,10 +308,11 @@ std::string trackingMacro(const Catalog &catalog, size_t index) {
       << " (msledger_track_::Api<decltype(&" << f.name << "), &" << f.name
       << ", " << index << ", " << (isAcquiring(f.role) ? "true" : "false")
       << ", " << handle << ", " << f.handleParam << ", " << sizeParameter(f)
-      << ", " << f.spaceFlagParam << ", " << cSpace(family.space) << ", "
-      << rule << ", " << f.successValue << "LL, "
-      << (nullIsNoRelease ? "true" : "false") << ">{" << quoted(f.name)
-      << "})\n#else\n";
+      << ", " << f.spaceFlagParam << ", "
+      << spaceEnumerator(family.memorySpace()) << ", " << rule << ", "
+      << f.successValue << "LL, "
+      << (nullIsNoRelease(catalog, f) ? "true" : "false") << ">{"
+      << quoted(f.name) << "})\n#else\n";
   // C: the arguments go through __VA_ARGS__ first, so that a macro that
   // expands to several of them is expanded before they are counted.
   std::vector<std::string> args;
