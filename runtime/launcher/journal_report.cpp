@@ -2,102 +2,107 @@
 #include "journal_report.h"
 
 #include "catalog_table.h"
-#include "report.h"
-
-#include <algorithm>
-#include <cstdio>
-#include <map>
 
 namespace msledger {
 
+Record JournalLive::record() const {
+  Record record;
+  record.key = acquired.key;
+  record.size = familyOf(acquired.api).refcounted ? references : acquired.size;
+  record.serial = acquired.serial;
+  record.site = acquired.site;
+  record.api = static_cast<uint16_t>(acquired.api);
+  record.space = acquired.space;
+  return record;
+}
+
+JournalReplay::Step JournalReplay::apply(const JournalContents::Event &event) {
+  Step step;
+  if (event.api >= kApiCount)
+    return step;
+  auto key = std::make_pair(event.level, event.key);
+  auto it = Live.find(key);
+  const FamilyInfo &family = familyOf(event.api);
+  if (event.type == kJournalAcquire) {
+    if (it != Live.end() && family.refcounted) {
+      ++it->second.references;
+      return step;
+    }
+    if (it != Live.end()) // released by something not journaled
+      step.ended = it->second;
+    JournalLive &started = Live[key];
+    started = JournalLive{event, 1};
+    step.started = &started;
+    return step;
+  }
+  if (it == Live.end())
+    return step;
+  if (event.type == kJournalRelease && it->second.references > 1) {
+    --it->second.references;
+    return step;
+  }
+  if (event.type == kJournalReleaseAll && KeepImplicit) {
+    FreedRecord release;
+    release.serial = event.serial;
+    release.site = event.site;
+    release.api = static_cast<uint16_t>(event.api);
+    Implicit[event.level & 1].push_back(
+        ImplicitReleaseEvent{it->second.record(), release});
+  }
+  step.ended = it->second;
+  Live.erase(it);
+  return step;
+}
+
+std::vector<Record> JournalReplay::live(int level) const {
+  std::vector<Record> records;
+  for (const auto &entry : Live)
+    if ((entry.first.first & 1) == (level & 1))
+      records.push_back(entry.second.record());
+  return records;
+}
+
+JournalSites::JournalSites(const JournalContents &contents)
+    : Contents(contents) {
+  for (const auto &[id, site] : contents.sites)
+    Sites[id] =
+        msledger_site{site.file.c_str(),
+                      site.line,
+                      site.column,
+                      0,
+                      site.callee.c_str(),
+                      site.function.empty() ? nullptr : site.function.c_str()};
+}
+
+SiteTable JournalSites::table() const {
+  // A chain's first place is its site, then the calls that led there.
+  auto siteOf = [this](uint32_t id) -> const msledger_site * {
+    auto chain = Contents.chains.find(id);
+    if (chain != Contents.chains.end() && !chain->second.empty())
+      id = chain->second[0];
+    auto it = Sites.find(id);
+    return it == Sites.end() ? nullptr : &it->second;
+  };
+  auto callersOf = [this](uint32_t id) {
+    std::vector<const msledger_site *> callers;
+    auto chain = Contents.chains.find(id);
+    if (chain == Contents.chains.end())
+      return callers;
+    for (size_t i = 1; i < chain->second.size(); ++i) {
+      auto it = Sites.find(chain->second[i]);
+      callers.push_back(it == Sites.end() ? nullptr : &it->second);
+    }
+    return callers;
+  };
+  return {siteOf, callersOf};
+}
+
 namespace {
 
-using Event = JournalContents::Event;
-
-} // namespace
-
-std::vector<std::string> journalPlaces(const JournalContents &contents,
-                                       uint32_t id) {
-  auto location = [&](uint32_t site) {
-    auto it = contents.sites.find(site);
-    return it == contents.sites.end()
-               ? std::string("<unknown>:0")
-               : it->second.file + ":" + std::to_string(it->second.line);
-  };
-  auto chain = contents.chains.find(id);
-  if (chain == contents.chains.end() || chain->second.empty())
-    return {id ? location(id) : "<unknown>:0"};
-  std::vector<std::string> places;
-  for (uint32_t site : chain->second)
-    places.push_back(location(site));
-  return places;
-}
-
-std::string journalPlace(const JournalContents &contents, uint32_t id) {
-  std::vector<std::string> places = journalPlaces(contents, id);
-  std::string text = places[0];
-  for (size_t i = 1; i < places.size(); ++i)
-    text += kChainArrow + places[i];
-  return text;
-}
-
-bool journalReport(const JournalContents &contents, const std::string &path,
-                   std::string *report, bool *leaked, std::string *error) {
+/// What was recovered, and how well.
+std::string journalHeading(const JournalContents &contents,
+                           const std::string &path) {
   const JournalHeader &header = contents.header;
-  if (header.apiCount != kApiCount ||
-      header.catalogHash != journalCatalogHash()) {
-    *error = path + ": written with another catalog than this msledger's";
-    return false;
-  }
-  // What the ledger checked (version 1 journals do not say: every level
-  // with something live, and implicit releases read as releases).
-  const uint32_t flags = header.ledgerFlags;
-  const bool known = flags & (kJournalDeviceLevel | kJournalCannLevel);
-  const bool implicitIsLeak = flags & kJournalImplicitIsLeak;
-  // Live records, rebuilt in serial order.
-  struct Live {
-    Event acquired;
-    uint64_t references;
-  };
-  auto recordOf = [](const Event &e, uint64_t references) {
-    Record record;
-    record.key = e.key;
-    record.size = familyOf(e.api).refcounted ? references : e.size;
-    record.serial = e.serial;
-    record.site = e.site;
-    record.api = static_cast<uint16_t>(e.api);
-    record.space = e.space;
-    return record;
-  };
-  std::map<std::pair<int, uint64_t>, Live> live;
-  std::vector<ImplicitReleaseEvent> implicit[2];
-  for (const Event &event : contents.events) {
-    if (event.api >= kApiCount)
-      continue;
-    auto key = std::make_pair(event.level, event.key);
-    auto it = live.find(key);
-    const FamilyInfo &family = familyOf(event.api);
-    if (event.type == kJournalAcquire) {
-      if (it != live.end() && family.refcounted)
-        ++it->second.references;
-      else
-        live[key] = Live{event, 1};
-    } else if (it != live.end()) {
-      if (event.type == kJournalRelease && it->second.references > 1) {
-        --it->second.references;
-        continue;
-      }
-      if (event.type == kJournalReleaseAll && known) {
-        FreedRecord release;
-        release.serial = event.serial;
-        release.site = event.site;
-        release.api = static_cast<uint16_t>(event.api);
-        implicit[event.level & 1].push_back(ImplicitReleaseEvent{
-            recordOf(it->second.acquired, it->second.references), release});
-      }
-      live.erase(it);
-    }
-  }
   std::string out =
       "====== msledger: journal " + path + " of pid " +
       std::to_string(header.pid) + ": " +
@@ -116,20 +121,30 @@ bool journalReport(const JournalContents &contents, const std::string &path,
   if (header.full)
     out += "====== WARNING: the journal was full: later events are not in it "
            "(journal_size_mb)\n";
-  // The leak sections as the process itself writes them.
-  SiteNamer names{[&contents](std::string &text, uint32_t id) {
-                    text += journalPlaces(contents, id)[0];
-                  },
-                  [&contents](std::string &text, uint32_t id) {
-                    std::vector<std::string> places =
-                        journalPlaces(contents, id);
-                    for (size_t i = 1; i < places.size(); ++i)
-                      text += kCalledFrom + places[i] + "\n";
-                  }};
-  std::vector<Record> byLevel[2];
-  for (const auto &entry : live)
-    byLevel[entry.first.first & 1].push_back(
-        recordOf(entry.second.acquired, entry.second.references));
+  return out;
+}
+
+} // namespace
+
+bool journalReport(const JournalContents &contents, const std::string &path,
+                   std::string *report, bool *leaked, std::string *error) {
+  const JournalHeader &header = contents.header;
+  if (header.apiCount != kApiCount ||
+      header.catalogHash != journalCatalogHash()) {
+    *error = path + ": written with another catalog than this msledger's";
+    return false;
+  }
+  // What the ledger checked (version 1 journals do not say: every level
+  // with something live, and implicit releases read as releases).
+  const uint32_t flags = header.ledgerFlags;
+  const bool known = flags & (kJournalDeviceLevel | kJournalCannLevel);
+  const bool implicitIsLeak = flags & kJournalImplicitIsLeak;
+  JournalReplay replay(known);
+  for (const JournalContents::Event &event : contents.events)
+    replay.apply(event);
+  std::vector<Record> byLevel[2] = {replay.live(0), replay.live(1)};
+  std::vector<ImplicitReleaseEvent> implicit[2] = {replay.implicit(0),
+                                                   replay.implicit(1)};
   if (implicitIsLeak)
     for (int level = 0; level < 2; ++level)
       for (const ImplicitReleaseEvent &entry : implicit[level])
@@ -143,9 +158,11 @@ bool journalReport(const JournalContents &contents, const std::string &path,
               : !byLevel[level].empty();
   what.noteImplicit = !implicitIsLeak;
   LeakTotals totals;
+  JournalSites sites(contents);
   std::string sections =
-      formatLeakSections(names, what, byLevel, implicit, &totals);
+      formatLeakSections(sites.table(), what, byLevel, implicit, &totals);
   *leaked = totals.allocations + totals.resources > 0;
+  std::string out = journalHeading(contents, path);
   if (!sections.empty())
     out += "\n" + sections;
   if (byLevel[0].empty() && byLevel[1].empty())

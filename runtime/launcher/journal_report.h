@@ -1,28 +1,77 @@
 //===- journal_report.h - msledger report JOURNAL ---------------*- C++ -*-===//
 //
-// Contract: rebuilds what was live from a journal's events (in serial order,
-// references counted for refcounted handles) and formats the leak report the
-// process would have written, in the same format, after a header that says
-// what was recovered: events, sites, whether the process exited, and any
-// incomplete records, truncation or a full journal.
+// Contract: what a journal says was live, rebuilt one way for every reader.
+// JournalReplay applies a journal's events in serial order, counting the
+// references of refcounted handles (an acquisition of a live one is another
+// reference; only its last release ends it) and keeping what calls released
+// implicitly; `msledger report` and `msledger timeline` both read it.
+// JournalSites gives the journal's sites and chains to the report formatters
+// as the ledger's own do. journalReport formats the leak report the process
+// would have written, in the same format, after a header that says what was
+// recovered: events, sites, whether the process exited, and any incomplete
+// records, truncation or a full journal.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MSLEDGER_LAUNCHER_JOURNAL_REPORT_H
 #define MSLEDGER_LAUNCHER_JOURNAL_REPORT_H
 
 #include "journal.h"
+#include "report.h"
 
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace msledger {
 
-/// The places of a site or chain of the journal, the site's own first, then
-/// the calls that led there.
-std::vector<std::string> journalPlaces(const JournalContents &contents,
-                                       uint32_t id);
-/// The same on one line: "a.cpp:5 <- b.cpp:9" (kChainArrow).
-std::string journalPlace(const JournalContents &contents, uint32_t id);
+/// A handle live in a replayed journal.
+struct JournalLive {
+  JournalContents::Event acquired;
+  uint64_t references = 1;
+  /// As the ledger's records are: a refcounted handle's size is its count.
+  Record record() const;
+};
+
+class JournalReplay {
+public:
+  /// `keepImplicit`: note the handles released implicitly (the journal says
+  /// which levels were checked).
+  explicit JournalReplay(bool keepImplicit) : KeepImplicit(keepImplicit) {}
+
+  /// What one event did to what is live.
+  struct Step {
+    const JournalLive *started = nullptr; // a handle became live
+    std::optional<JournalLive> ended;     // one stopped being live
+  };
+  /// Applies the next event (events of APIs this catalog lacks do nothing).
+  Step apply(const JournalContents::Event &event);
+
+  /// What is live now at `level`, in key order.
+  std::vector<Record> live(int level) const;
+  const std::vector<ImplicitReleaseEvent> &implicit(int level) const {
+    return Implicit[level & 1];
+  }
+
+private:
+  bool KeepImplicit;
+  std::map<std::pair<int, uint64_t>, JournalLive> Live; // (level, key)
+  std::vector<ImplicitReleaseEvent> Implicit[2];
+};
+
+/// A journal's sites and chains as msledger_site data, for the formatters.
+class JournalSites {
+public:
+  explicit JournalSites(const JournalContents &contents);
+  JournalSites(const JournalSites &) = delete;
+  JournalSites &operator=(const JournalSites &) = delete;
+  /// Valid as long as this object.
+  SiteTable table() const;
+
+private:
+  std::map<uint32_t, msledger_site> Sites; // the strings are Contents'
+  const JournalContents &Contents;
+};
 
 /// The report; false with *error set for a journal of another catalog.
 /// *leaked says whether it lists leaks (memory or resources), which the

@@ -348,129 +348,121 @@ const char *subcommandHelp(const std::string &command) {
   return nullptr;
 }
 
-int main(int argc, char **argv) {
-  if (argc > 2 && subcommandHelp(argv[1]) &&
-      (std::string(argv[2]) == "--help" || std::string(argv[2]) == "-h")) {
-    fputs(subcommandHelp(argv[1]), stdout);
-    return 0;
-  }
-  if (argc > 1 &&
-      (std::string(argv[1]) == "diff" || std::string(argv[1]) == "growth"))
-    return snapshotCommand(argc, argv);
-  if (argc > 1 && std::string(argv[1]) == "report")
-    return journalCommand(argc, argv);
-  if (argc > 1 && std::string(argv[1]) == "timeline")
-    return timelineCommand(argc, argv);
+namespace {
+
+/// What the launcher's own flags asked for.
+struct LaunchOptions {
   std::vector<std::string> options; // name=value for MSLEDGER_OPTIONS
   bool deviceGiven = false, cannGiven = false;
   bool device = true, cann = true;
   std::string logFile;
-  int first = 1;
-  for (; first < argc; ++first) {
-    std::string arg = argv[first];
-    if (arg == "--") {
-      ++first;
-      break;
-    }
-    if (arg.empty() || arg[0] != '-')
-      break;
-    if (arg == "-h" || arg == "--help") {
-      usage(stdout);
-      return 0;
-    }
-    if (arg == "-v" || arg == "--version") {
-      printf("msledger %s\n", kVersion);
-      return 0;
-    }
-    size_t equals = arg.find('=');
-    std::string name = arg.substr(0, equals);
-    const Flag *flag = flagNamed(name);
-    if (!flag)
-      badUsage("unknown option '" + (equals == std::string::npos ? arg : name) +
-               "'" + suggestion(name));
-    std::string value;
-    if (equals != std::string::npos)
-      value = arg.substr(equals + 1);
-    else if (flag->isBool)
-      value = "yes"; // "--leak-check", as msSanitizer's users type it
-    else
-      badUsage(name + " needs a value: " + name + "=" + flag->value);
-    std::string option = flag->option;
-    if (flag->isBool) {
-      bool on = yesNo(name, value);
-      // Levels are settled below, both at once.
-      if (option == "check_device_heap") {
-        device = on;
-        deviceGiven = true;
-      } else if (option == "check_cann_heap") {
-        cann = on;
-        cannGiven = true;
-      } else {
-        options.push_back(option + "=" + (on ? "1" : "0"));
-      }
-      continue;
-    }
-    // What the ledger would refuse later, refused now, with the flag's name.
-    if (option == "log_level" && value != "info" && value != "warn" &&
-        value != "error")
-      badUsage(name + " expects info, warn or error, not '" + value + "'");
-    if (option == "exitcode")
-      exitCodeOption(value);
-    int depth = 0;
-    if (option == "chain_depth" && !msledger::parseChainDepth(value, &depth))
-      badUsage(name + " expects a number from 0 to " +
-               std::to_string(msledger::kMaxChainDepth) + ", not '" + value +
-               "'");
-    if (option == "snapshot_interval" && msledger::intervalNamed(value) <= 0)
-      badUsage(name + " expects a number of seconds, not '" + value + "'");
-    if (option == "report_signal") {
-      std::string why;
-      if (msledger::signalNamed(value, &why) < 0)
-        badUsage(name +
-                 " expects SIGUSR1, SIGUSR2, a signal number or none, not '" +
-                 value + "' (" + why + ")");
-    }
-    if (value.empty())
-      badUsage(name + " needs a value: " + name + "=" + flag->value);
-    if (option == "log_path")
-      logFile = value;
-    options.push_back(option + "=" + quoted(value));
+};
+
+/// Refuses now, with the flag's name, a value the ledger would refuse later.
+void checkValue(const std::string &name, const std::string &option,
+                const std::string &value, const Flag &flag) {
+  if (option == "log_level" && value != "info" && value != "warn" &&
+      value != "error")
+    badUsage(name + " expects info, warn or error, not '" + value + "'");
+  if (option == "exitcode")
+    exitCodeOption(value);
+  int depth = 0;
+  if (option == "chain_depth" && !msledger::parseChainDepth(value, &depth))
+    badUsage(name + " expects a number from 0 to " +
+             std::to_string(msledger::kMaxChainDepth) + ", not '" + value +
+             "'");
+  if (option == "snapshot_interval" && msledger::intervalNamed(value) <= 0)
+    badUsage(name + " expects a number of seconds, not '" + value + "'");
+  if (option == "report_signal") {
+    std::string why;
+    if (msledger::signalNamed(value, &why) < 0)
+      badUsage(name +
+               " expects SIGUSR1, SIGUSR2, a signal number or none, not '" +
+               value + "' (" + why + ")");
   }
-  if (first >= argc)
-    badUsage("no application to run");
-  // As msSanitizer: naming one check turns on that one only.
-  if (deviceGiven && !cannGiven)
-    cann = false;
-  if (cannGiven && !deviceGiven)
-    device = false;
-  if (!device && !cann)
+  if (value.empty())
+    badUsage(name + " needs a value: " + name + "=" + flag.value);
+}
+
+/// One flag, "--name=value" or a bare boolean "--name", into `out`.
+void readFlag(const std::string &arg, LaunchOptions &out) {
+  size_t equals = arg.find('=');
+  std::string name = arg.substr(0, equals);
+  const Flag *flag = flagNamed(name);
+  if (!flag)
+    badUsage("unknown option '" + (equals == std::string::npos ? arg : name) +
+             "'" + suggestion(name));
+  std::string value;
+  if (equals != std::string::npos)
+    value = arg.substr(equals + 1);
+  else if (flag->isBool)
+    value = "yes"; // "--leak-check", as msSanitizer's users type it
+  else
+    badUsage(name + " needs a value: " + name + "=" + flag->value);
+  std::string option = flag->option;
+  if (flag->isBool) {
+    bool on = yesNo(name, value);
+    // Levels are settled once every flag is read, both at once.
+    if (option == "check_device_heap") {
+      out.device = on;
+      out.deviceGiven = true;
+    } else if (option == "check_cann_heap") {
+      out.cann = on;
+      out.cannGiven = true;
+    } else {
+      out.options.push_back(option + "=" + (on ? "1" : "0"));
+    }
+    return;
+  }
+  checkValue(name, option, value, *flag);
+  if (option == "log_path")
+    out.logFile = value;
+  out.options.push_back(option + "=" + quoted(value));
+}
+
+/// The levels to check, first among the options: as msSanitizer, naming one
+/// check turns on that one only.
+void settleLevels(LaunchOptions &launch) {
+  if (launch.deviceGiven && !launch.cannGiven)
+    launch.cann = false;
+  if (launch.cannGiven && !launch.deviceGiven)
+    launch.device = false;
+  if (!launch.device && !launch.cann)
     fprintf(stderr, "msledger: both --check-device-heap and --check-cann-heap "
                     "are off: nothing will be checked\n");
-  options.insert(options.begin(),
-                 std::string("check_device_heap=") + (device ? "1" : "0"));
-  options.insert(options.begin() + 1,
-                 std::string("check_cann_heap=") + (cann ? "1" : "0"));
+  launch.options.insert(launch.options.begin(),
+                        std::string("check_device_heap=") +
+                            (launch.device ? "1" : "0"));
+  launch.options.insert(launch.options.begin() + 1,
+                        std::string("check_cann_heap=") +
+                            (launch.cann ? "1" : "0"));
+}
 
+/// The application's environment: its options, and the interposers first.
+void setEnvironment(const LaunchOptions &launch) {
   std::string combined;
   if (const char *existing = getenv("MSLEDGER_OPTIONS"); existing && *existing)
     combined = existing;
-  for (const std::string &option : options)
+  for (const std::string &option : launch.options)
     combined += (combined.empty() ? "" : ":") + option;
   std::string preload = libraryPath();
   if (const char *existing = getenv("LD_PRELOAD"); existing && *existing)
     preload += std::string(":") + existing;
   setenv("MSLEDGER_OPTIONS", combined.c_str(), 1);
   setenv("LD_PRELOAD", preload.c_str(), 1);
+}
 
+/// Runs argv[0...] under the ledger; its exit status as a shell reports it.
+int runApplication(char **argv, const std::string &logFile) {
   Child = fork();
   if (Child < 0) {
-    fprintf(stderr, "msledger: cannot start %s: %s\n", argv[first],
+    fprintf(stderr, "msledger: cannot start %s: %s\n", argv[0],
             strerror(errno));
     return 2;
   }
   if (Child == 0) {
-    execvp(argv[first], argv + first);
-    fprintf(stderr, "msledger: cannot run '%s': %s\n", argv[first],
+    execvp(argv[0], argv);
+    fprintf(stderr, "msledger: cannot run '%s': %s\n", argv[0],
             strerror(errno));
     _exit(127);
   }
@@ -493,11 +485,53 @@ int main(int argc, char **argv) {
     const char *name = sigabbrev_np(sig);
     // The application's log, as its ledger named it: %p is its pid.
     note(msledger::expandPid(logFile, Child),
-         "====== ERROR: " + std::string(argv[first]) +
+         "====== ERROR: " + std::string(argv[0]) +
              " was terminated by signal " + std::to_string(sig) + " (SIG" +
              (name ? name : "?") +
              "); the leak report of a killed process is lost\n");
     return 128 + sig;
   }
   return WEXITSTATUS(status);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  if (argc > 2 && subcommandHelp(argv[1]) &&
+      (std::string(argv[2]) == "--help" || std::string(argv[2]) == "-h")) {
+    fputs(subcommandHelp(argv[1]), stdout);
+    return 0;
+  }
+  if (argc > 1 &&
+      (std::string(argv[1]) == "diff" || std::string(argv[1]) == "growth"))
+    return snapshotCommand(argc, argv);
+  if (argc > 1 && std::string(argv[1]) == "report")
+    return journalCommand(argc, argv);
+  if (argc > 1 && std::string(argv[1]) == "timeline")
+    return timelineCommand(argc, argv);
+  LaunchOptions launch;
+  int first = 1;
+  for (; first < argc; ++first) {
+    std::string arg = argv[first];
+    if (arg == "--") {
+      ++first;
+      break;
+    }
+    if (arg.empty() || arg[0] != '-')
+      break;
+    if (arg == "-h" || arg == "--help") {
+      usage(stdout);
+      return 0;
+    }
+    if (arg == "-v" || arg == "--version") {
+      printf("msledger %s\n", kVersion);
+      return 0;
+    }
+    readFlag(arg, launch);
+  }
+  if (first >= argc)
+    badUsage("no application to run");
+  settleLevels(launch);
+  setEnvironment(launch);
+  return runApplication(argv + first, launch.logFile);
 }

@@ -18,30 +18,32 @@ namespace msledger {
 
 namespace {
 
-std::string placeOf(const json::object &site) {
-  auto location = [](const json::object &s) {
-    const json::value *file = s.if_contains("file");
-    const json::value *line = s.if_contains("line");
-    std::string text =
-        file && file->is_string() ? file->as_string().c_str() : "<unknown>";
-    return text + ":" +
-           std::to_string(line && line->is_int64() ? line->as_int64() : 0);
-  };
-  std::string place = location(site);
-  if (const json::value *chain = site.if_contains("chain"))
-    if (const json::array *callers = chain->if_array())
-      for (const json::value &caller : *callers)
-        if (caller.is_object())
-          place += kChainArrow + location(caller.as_object());
-  return place;
-}
-
 uint64_t number(const json::object &object, const char *name) {
   const json::value *value = object.if_contains(name);
   return value && value->is_int64() && value->as_int64() > 0
              ? static_cast<uint64_t>(value->as_int64())
          : value && value->is_uint64() ? value->as_uint64()
                                        : 0;
+}
+
+/// A site of a snapshot, with its chain: "a.cpp:5 <- b.cpp:9", formatted as
+/// every report formats places.
+std::string placeOf(const json::object &site) {
+  auto place = [](const json::object &s) {
+    const json::value *file = s.if_contains("file");
+    msledger_site named{};
+    named.file =
+        file && file->is_string() ? file->as_string().c_str() : nullptr;
+    named.line = static_cast<uint32_t>(number(s, "line"));
+    return location(&named);
+  };
+  std::string text = place(site);
+  if (const json::value *chain = site.if_contains("chain"))
+    if (const json::array *callers = chain->if_array())
+      for (const json::value &caller : *callers)
+        if (caller.is_object())
+          text += kChainArrow + place(caller.as_object());
+  return text;
 }
 
 std::string describe(const Snapshot::Site &site) {

@@ -117,11 +117,9 @@ std::vector<Series> seriesFromJournal(const JournalContents &journal,
   for (const auto &event : journal.events)
     cann |= event.level == 1;
   int level = cann ? 1 : 0;
-  struct Live {
-    uint32_t site;
-    uint64_t size;
-  };
-  std::map<uint64_t, Live> live;
+  // One replay for every reader: a refcounted handle acquired again is one
+  // more reference to the same memory, not more memory.
+  JournalReplay replay(/*keepImplicit=*/false);
   std::map<uint32_t, uint64_t> bySite;
   uint64_t total = 0;
   size_t every = std::max<size_t>(1, journal.events.size() / samples);
@@ -129,29 +127,24 @@ std::vector<Series> seriesFromJournal(const JournalContents &journal,
   Series totalSeries{"total", {}};
   std::set<uint32_t> seen;
   size_t index = 0;
+  auto counted = [level](const JournalContents::Event &event) {
+    return event.level == level && familyOf(event.api).kind == Kind::Memory;
+  };
   for (const auto &event : journal.events) {
     ++index;
-    if (event.level != level || event.api >= kApiCount ||
-        familyOf(event.api).kind != Kind::Memory)
-      continue;
-    if (event.type == kJournalAcquire) {
-      auto old = live.find(event.key);
-      if (old != live.end()) { // released by something not journaled
-        bySite[old->second.site] -= old->second.size;
-        total -= old->second.size;
-      }
-      live[event.key] = Live{event.site, event.size};
+    JournalReplay::Step step = replay.apply(event);
+    if (step.ended && counted(step.ended->acquired)) {
+      bySite[step.ended->acquired.site] -= step.ended->acquired.size;
+      total -= step.ended->acquired.size;
+    }
+    if (step.started && counted(step.started->acquired)) {
       bySite[event.site] += event.size;
       total += event.size;
       seen.insert(event.site);
-    } else {
-      auto it = live.find(event.key);
-      if (it != live.end()) {
-        bySite[it->second.site] -= it->second.size;
-        total -= it->second.size;
-        live.erase(it);
-      }
     }
+    if (event.level != level || event.api >= kApiCount ||
+        familyOf(event.api).kind != Kind::Memory)
+      continue;
     if (index % every == 0 || index == journal.events.size()) {
       double x = static_cast<double>(event.serial);
       totalSeries.points.emplace_back(x, total);
@@ -160,8 +153,9 @@ std::vector<Series> seriesFromJournal(const JournalContents &journal,
     }
   }
   std::map<std::string, Series> sites;
+  JournalSites names(journal);
   for (auto &entry : perSite) {
-    entry.second.name = journalPlace(journal, entry.first);
+    entry.second.name = placeLine(names.table(), entry.first);
     // Series that began late start at zero.
     size_t missing = totalSeries.points.size() - entry.second.points.size();
     std::vector<std::pair<double, uint64_t>> points;

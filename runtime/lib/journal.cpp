@@ -345,9 +345,12 @@ void Journal::exited() {
     __atomic_store_n(&Header->exited, 1, __ATOMIC_RELEASE);
 }
 
-bool readJournal(const std::string &bytes, JournalContents *out,
-                 std::string *error) {
-  *out = JournalContents();
+namespace {
+
+/// Checks the header of journal `bytes` into out->header; *dataOffset gets
+/// where its units start. False with *error set if it is not one we read.
+bool readJournalHeader(const std::string &bytes, JournalContents *out,
+                       uint64_t *dataOffset, std::string *error) {
   if (bytes.size() < sizeof(JournalHeader) ||
       memcmp(bytes.data(), "MSLJRNL1", 8) != 0) {
     *error = "not an msledger journal";
@@ -355,7 +358,7 @@ bool readJournal(const std::string &bytes, JournalContents *out,
   }
   memcpy(&out->header, bytes.data(), sizeof(JournalHeader));
   // Version 1 had its units right after the header.
-  uint64_t dataOffset =
+  *dataOffset =
       out->header.version == 1 ? sizeof(JournalHeader) : out->header.dataOffset;
   if ((out->header.version != 1 && out->header.version != kJournalVersion) ||
       out->header.unitSize != sizeof(JournalUnit)) {
@@ -364,17 +367,17 @@ bool readJournal(const std::string &bytes, JournalContents *out,
              std::to_string(kJournalVersion);
     return false;
   }
-  if (dataOffset < sizeof(JournalHeader) || dataOffset % 32 != 0) {
+  if (*dataOffset < sizeof(JournalHeader) || *dataOffset % 32 != 0) {
     *error = "a corrupt journal header (units at offset " +
-             std::to_string(dataOffset) + ")";
+             std::to_string(*dataOffset) + ")";
     return false;
   }
   // A header that does not fit the file would read as "0 events, nothing
   // was live": a plausible answer, and a wrong one. A file cut short after
   // its first units is a truncated journal, read as far as it goes.
-  if (dataOffset >= bytes.size()) {
+  if (*dataOffset >= bytes.size()) {
     *error = "a corrupt or truncated journal: its units start at offset " +
-             std::to_string(dataOffset) + ", past the end of the file (" +
+             std::to_string(*dataOffset) + ", past the end of the file (" +
              std::to_string(bytes.size()) + " bytes)";
     return false;
   }
@@ -384,67 +387,87 @@ bool readJournal(const std::string &bytes, JournalContents *out,
              std::to_string(out->header.capacityUnits) + " units)";
     return false;
   }
-  uint64_t available =
-      bytes.size() > dataOffset ? (bytes.size() - dataOffset) / 32 : 0;
+  return true;
+}
+
+/// One committed record, `unit` and the units after it, into `out`.
+void readJournalRecord(const JournalUnit *unit, JournalContents *out) {
+  switch (unit->type) {
+  case kJournalAcquire:
+  case kJournalRelease:
+  case kJournalReleaseAll:
+    out->events.push_back(JournalContents::Event{
+        unit->type, unit->levelSpace & 1,
+        static_cast<uint8_t>((unit->levelSpace >> 4) & 7),
+        static_cast<unsigned>(unit->sizeApi >> 48), unit->site, unit->serial,
+        unit->key, unit->sizeApi & ((1ULL << 48) - 1)});
+    break;
+  case kJournalSite: {
+    std::string text(reinterpret_cast<const char *>(unit + 1),
+                     std::min<uint64_t>(unit->key, (unit->count - 1) * 32));
+    JournalContents::Site site;
+    size_t a = text.find('\0'), b = text.find('\0', a + 1);
+    site.file = text.substr(0, a);
+    if (a != std::string::npos)
+      site.callee = text.substr(a + 1, b - a - 1);
+    if (b != std::string::npos)
+      site.function = text.substr(b + 1, text.find('\0', b + 1) - b - 1);
+    site.line = static_cast<uint32_t>(unit->serial >> 32);
+    site.column = static_cast<uint32_t>(unit->serial);
+    out->sites[unit->site] = site;
+    break;
+  }
+  case kJournalChain: {
+    std::vector<uint32_t> ids = {static_cast<uint32_t>(unit->serial)};
+    const auto *callers = reinterpret_cast<const uint32_t *>(unit + 1);
+    for (uint64_t c = 0; c < unit->key && c < (unit->count - 1) * 8u; ++c)
+      ids.push_back(callers[c]);
+    out->chains[unit->site] = ids;
+    break;
+  }
+  default:
+    ++out->skipped;
+    break;
+  }
+}
+
+/// The records of units [begin, end) of one block, up to its first unit
+/// that holds no committed record.
+void readJournalBlock(const JournalUnit *all, uint64_t begin, uint64_t end,
+                      JournalContents *out) {
+  for (uint64_t i = begin; i < end;) {
+    const JournalUnit &unit = all[i];
+    if (unit.commit != kCommitted || unit.count == 0 || i + unit.count > end) {
+      // The rest of the block is empty -- or a killed writer's record.
+      bool empty = true;
+      for (uint64_t j = i; j < end && empty; ++j)
+        empty = all[j].type == 0 && all[j].commit == 0;
+      if (!empty)
+        ++out->skipped;
+      return;
+    }
+    readJournalRecord(&unit, out);
+    i += unit.count;
+  }
+}
+
+} // namespace
+
+bool readJournal(const std::string &bytes, JournalContents *out,
+                 std::string *error) {
+  *out = JournalContents();
+  uint64_t dataOffset = 0;
+  if (!readJournalHeader(bytes, out, &dataOffset, error))
+    return false;
+  uint64_t available = (bytes.size() - dataOffset) / 32;
   uint64_t units = std::min(out->header.capacityUnits, available);
   out->truncated = available < out->header.capacityUnits;
   const auto *all =
       units ? reinterpret_cast<const JournalUnit *>(bytes.data() + dataOffset)
             : nullptr;
-  for (uint64_t block = 0; block * kBlockUnits < units; ++block) {
-    uint64_t end = std::min(units, (block + 1) * kBlockUnits);
-    for (uint64_t i = block * kBlockUnits; i < end;) {
-      const JournalUnit &unit = all[i];
-      if (unit.commit != kCommitted || unit.count == 0 ||
-          i + unit.count > end) {
-        // The rest of the block is empty -- or a killed writer's record.
-        bool empty = true;
-        for (uint64_t j = i; j < end && empty; ++j)
-          empty = all[j].type == 0 && all[j].commit == 0;
-        if (!empty)
-          ++out->skipped;
-        break;
-      }
-      switch (unit.type) {
-      case kJournalAcquire:
-      case kJournalRelease:
-      case kJournalReleaseAll:
-        out->events.push_back(JournalContents::Event{
-            unit.type, unit.levelSpace & 1,
-            static_cast<uint8_t>((unit.levelSpace >> 4) & 7),
-            static_cast<unsigned>(unit.sizeApi >> 48), unit.site, unit.serial,
-            unit.key, unit.sizeApi & ((1ULL << 48) - 1)});
-        break;
-      case kJournalSite: {
-        std::string text(reinterpret_cast<const char *>(&all[i + 1]),
-                         std::min<uint64_t>(unit.key, (unit.count - 1) * 32));
-        JournalContents::Site site;
-        size_t a = text.find('\0'), b = text.find('\0', a + 1);
-        site.file = text.substr(0, a);
-        if (a != std::string::npos)
-          site.callee = text.substr(a + 1, b - a - 1);
-        if (b != std::string::npos)
-          site.function = text.substr(b + 1, text.find('\0', b + 1) - b - 1);
-        site.line = static_cast<uint32_t>(unit.serial >> 32);
-        site.column = static_cast<uint32_t>(unit.serial);
-        out->sites[unit.site] = site;
-        break;
-      }
-      case kJournalChain: {
-        std::vector<uint32_t> ids = {static_cast<uint32_t>(unit.serial)};
-        const auto *callers = reinterpret_cast<const uint32_t *>(&all[i + 1]);
-        for (uint64_t c = 0; c < unit.key && c < (unit.count - 1) * 8u; ++c)
-          ids.push_back(callers[c]);
-        out->chains[unit.site] = ids;
-        break;
-      }
-      default:
-        ++out->skipped;
-        break;
-      }
-      i += unit.count;
-    }
-  }
+  for (uint64_t block = 0; block * kBlockUnits < units; ++block)
+    readJournalBlock(all, block * kBlockUnits,
+                     std::min(units, (block + 1) * kBlockUnits), out);
   // Stable: the records one implicit release took out share its serial,
   // and stay in the order it wrote them (the order they were acquired).
   std::stable_sort(

@@ -3,6 +3,7 @@
 #include "ledger.h"
 
 #include "monitor.h"
+#include "output.h"
 #include "report.h"
 
 #include <algorithm>
@@ -59,38 +60,6 @@ uint64_t monotonicNs() {
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return static_cast<uint64_t>(ts.tv_sec) * 1000000000ULL +
          static_cast<uint64_t>(ts.tv_nsec);
-}
-
-bool writeAll(int fd, const std::string &text) {
-  size_t done = 0;
-  while (done < text.size()) {
-    ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      return false;
-    done += static_cast<size_t>(n);
-  }
-  return true;
-}
-
-/// Replaces `path` with `text` through a temporary of this process's,
-/// renamed over it (fsync'ed first if `durable`); false with errno set, and
-/// no temporary left. Raw file descriptors: this runs inside the checked
-/// process, from its exit path too.
-bool replaceFile(const std::string &path, const std::string &text,
-                 bool durable) {
-  std::string temp = path + ".tmp" + std::to_string(getpid());
-  int fd = open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  bool ok = fd >= 0 && writeAll(fd, text) && (!durable || fsync(fd) == 0);
-  if (fd >= 0)
-    close(fd);
-  if (ok && rename(temp.c_str(), path.c_str()) == 0)
-    return true;
-  int saved = errno;
-  unlink(temp.c_str());
-  errno = saved;
-  return false;
 }
 
 /// The calling thread's current device (aclrtGetDevice), for a handle that
@@ -166,18 +135,27 @@ Ledger::Ledger() {
   }
 }
 
+namespace {
+
+/// A key is the handle with its namespace in the top 8 bits; the memory
+/// namespace (0) keys by the address itself.
+constexpr uint64_t kHandleBits = 0x00FFFFFFFFFFFFFFULL;
+
+uint64_t keyInNameSpace(uint64_t nameSpace, uint64_t handle) {
+  return nameSpace == 0 ? handle : (nameSpace << 56) | (handle & kHandleBits);
+}
+
+} // namespace
+
 uint64_t Ledger::keyIn(const FamilyInfo &family, uint64_t handle) {
-  if (family.nameSpace == 0)
-    return handle;
-  return (static_cast<uint64_t>(family.nameSpace) << 56) |
-         (handle & 0x00FFFFFFFFFFFFFFULL);
+  return keyInNameSpace(family.nameSpace, handle);
 }
 
 uint64_t Ledger::keyOf(unsigned api, uint64_t handle) {
   return keyIn(familyOf(api), handle);
 }
 
-uint64_t Ledger::handleOf(uint64_t key) { return key & 0x00FFFFFFFFFFFFFFULL; }
+uint64_t Ledger::handleOf(uint64_t key) { return key & kHandleBits; }
 
 uint16_t Ledger::threadIndex() {
   if (ThreadIndex == 0)
@@ -469,10 +447,7 @@ bool Ledger::findInOtherNamespace(const RecordTable &table,
   for (size_t space = 0; space < kNameSpaceCount; ++space) {
     if (space == family.nameSpace)
       continue;
-    // Namespace 0 (memory) keys are the address itself.
-    uint64_t key = space == 0 ? handle
-                              : (static_cast<uint64_t>(space) << 56) |
-                                    (handle & 0x00FFFFFFFFFFFFFFULL);
+    uint64_t key = keyInNameSpace(space, handle);
     // The most recent: a mapping over a reservation, a channel made from its
     // description, share their address.
     Record candidate;
@@ -561,7 +536,7 @@ void Ledger::reportError(ErrorEvent error) {
     std::lock_guard<std::mutex> lock(ErrorMutex);
     ErrorLog.push_back(error);
   }
-  write(formatError(*this, error, Enabled[0] && Enabled[1]));
+  write(formatError(siteTable(), error, Enabled[0] && Enabled[1]));
 }
 
 std::vector<ErrorEvent> Ledger::errors() const {
@@ -571,21 +546,30 @@ std::vector<ErrorEvent> Ledger::errors() const {
 
 void Ledger::write(const std::string &text) {
   std::lock_guard<std::mutex> lock(OutputMutex);
-  if (!Opts.log_path.empty()) {
-    std::string path = expandPid(Opts.log_path, getpid());
-    int fd =
-        open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-    if (fd >= 0) {
-      bool ok = writeAll(fd, text);
-      close(fd);
-      if (ok)
-        return;
-    }
-    std::string complaint = "msledger: cannot write the log file " + path +
-                            ": " + strerror(errno) + "\n";
-    writeAll(2, complaint);
-  }
-  writeAll(2, text);
+  writeLog(Opts.log_path.empty() ? "" : expandPid(Opts.log_path, getpid()),
+           text);
+}
+
+SiteTable Ledger::siteTable() const {
+  return {[this](uint32_t id) { return site(id); },
+          [this](uint32_t id) { return callers(id); }};
+}
+
+ReportInput Ledger::reportInput() const {
+  ReportInput input;
+  input.sites = siteTable();
+  input.tracked[0] = Enabled[0];
+  input.tracked[1] = Enabled[1];
+  input.pid = getpid();
+  input.program = programPath();
+  input.startUnixMs = StartUnixMs;
+  input.sinceStartMs = nowNs() / 1000000;
+  input.timeOfSerialNs = [this](uint64_t serial) {
+    return timeOfSerial(serial);
+  };
+  for (Level level : {Level::Device, Level::Cann})
+    input.implicit[static_cast<int>(level)] = implicitReleases(level);
+  return input;
 }
 
 std::vector<Record> Ledger::liveRecords(Level level) const {
@@ -629,21 +613,19 @@ std::string Ledger::leakReport(std::vector<Record> (&live)[2],
   what.noteImplicit = Opts.report_resources && !Opts.implicit_release_is_leak;
   std::vector<ImplicitReleaseEvent> implicit[2] = {
       implicitReleases(Level::Device), implicitReleases(Level::Cann)};
-  return formatLeakSections(ledgerSiteNamer(*this), what, live, implicit,
-                            totals);
+  return formatLeakSections(siteTable(), what, live, implicit, totals);
 }
 
 void Ledger::reportNow() {
   bool titled = Enabled[0] && Enabled[1];
-  uint64_t sinceStartMs = nowNs() / 1000000;
+  ReportInput input = reportInput();
   std::string text;
   for (Level level : {Level::Device, Level::Cann}) {
     if (!Enabled[static_cast<int>(level)])
       continue;
     if (!text.empty())
       text += '\n';
-    text += formatLive(*this, level, liveRecords(level), titled, getpid(),
-                       sinceStartMs);
+    text += formatLive(input, level, liveRecords(level), titled);
   }
   if (!text.empty())
     write(text);
@@ -653,14 +635,9 @@ void Ledger::writeSnapshot() {
   std::vector<Record> live[2] = {liveRecords(Level::Device),
                                  liveRecords(Level::Cann)};
   uint64_t sequence = SnapshotSequence.fetch_add(1) + 1;
-  std::string text = formatSnapshot(*this, live, sequence, nowNs() / 1000000);
+  std::string text = formatSnapshot(reportInput(), live, sequence);
   std::string dir = expandPid(Opts.snapshot_dir, getpid());
-  // mkdir -p, one component at a time.
-  for (size_t slash = dir.find('/', 1);; slash = dir.find('/', slash + 1)) {
-    mkdir(dir.substr(0, slash).c_str(), 0755);
-    if (slash == std::string::npos)
-      break;
-  }
+  makeDirectories(dir);
   char name[64];
   snprintf(name, sizeof name, "/snapshot-%06llu.json",
            static_cast<unsigned long long>(sequence));
@@ -688,15 +665,13 @@ void Ledger::finish() {
   }
   if (!Opts.json_path.empty()) {
     std::string path = expandPid(Opts.json_path, getpid());
-    if (!replaceFile(path, formatJson(*this, live, errors(), true),
+    if (!replaceFile(path, formatJson(reportInput(), live, errors(), true),
                      /*durable=*/true))
       write("msledger: cannot write the JSON report " + path + ": " +
             strerror(errno) + "\n");
   }
-  if ((leaked || errorCount() > 0) && Opts.exitcode != 0) {
-    fflush(nullptr);
-    _exit(Opts.exitcode);
-  }
+  if ((leaked || errorCount() > 0) && Opts.exitcode != 0)
+    exitWithStatus(Opts.exitcode);
 }
 
 size_t Ledger::memoryBytes() const {

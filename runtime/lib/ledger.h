@@ -44,6 +44,8 @@
 namespace msledger {
 
 struct LeakTotals;
+struct ReportInput;
+struct SiteTable;
 
 enum class ErrorKind { IllegalRelease, DoubleRelease, MismatchedRelease };
 
@@ -123,6 +125,10 @@ public:
   const msledger_site *site(uint32_t id) const;
   /// The callers of a chain's site, innermost first; empty for a plain site.
   std::vector<const msledger_site *> callers(uint32_t id) const;
+  /// How reports read this ledger's site ids (site() and callers()).
+  SiteTable siteTable() const;
+  /// What a report of this process now reads besides its records.
+  ReportInput reportInput() const;
   /// Nanoseconds since the ledger started, at which `serial` had happened.
   uint64_t timeOfSerial(uint64_t serial) const;
   uint64_t startUnixMs() const { return StartUnixMs; }

@@ -1,5 +1,4 @@
-//===- report.cpp - Leak and error reports, text and JSON
-//------------------===//
+//===- report.cpp - Leak and error reports, text and JSON -----------------===//
 #include "report.h"
 
 #include <boost/json.hpp>
@@ -9,7 +8,6 @@
 #include <cstring>
 #include <map>
 #include <tuple>
-#include <unistd.h>
 
 namespace json = boost::json;
 
@@ -44,8 +42,8 @@ void appendLocation(std::string &out, const msledger_site *site) {
 
 /// The lines of an event's call chain, after the line naming its site: the
 /// calls that led to it, innermost first, "called from model.cpp:77".
-void appendCallerLines(std::string &out, const Ledger &ledger, uint32_t id) {
-  for (const msledger_site *caller : ledger.callers(id)) {
+void appendCallerLines(std::string &out, const SiteTable &sites, uint32_t id) {
+  for (const msledger_site *caller : sites.callers(id)) {
     out += kCalledFrom;
     appendLocation(out, caller);
     out += '\n';
@@ -58,18 +56,38 @@ void appendSerial(std::string &out, uint64_t serial) {
   out += ')';
 }
 
-/// "at 0x... " for addresses, "id N " for ids, nothing for handle-less APIs.
+/// A handle as its family writes it: an address in hex, an id in decimal.
+void appendHandleValue(std::string &out, const FamilyInfo &family,
+                       uint64_t handle) {
+  if (family.handleIsPointer)
+    appendHex(out, handle);
+  else
+    appendNumber(out, handle);
+}
+
+/// "at 0x..." for addresses, "id N" for ids.
+void appendHandleWords(std::string &out, const FamilyInfo &family,
+                       uint64_t handle) {
+  out += family.handleIsPointer ? "at " : "id ";
+  appendHandleValue(out, family, handle);
+}
+
+/// "at 0x... " / "id N " in a leak's line, nothing for handle-less APIs.
 void appendHandle(std::string &out, const FamilyInfo &family, uint64_t handle) {
   if (!family.hasHandle)
     return;
-  if (family.handleIsPointer) {
-    out += "at ";
-    appendHex(out, handle);
-  } else {
-    out += "id ";
-    appendNumber(out, handle);
-  }
+  appendHandleWords(out, family, handle);
   out += ' ';
+}
+
+/// " (N references)" after a refcounted handle held more than once.
+void appendReferences(std::string &out, const FamilyInfo &family,
+                      const Record &r) {
+  if (!family.refcounted || r.size <= 1)
+    return;
+  out += " (";
+  appendNumber(out, r.size);
+  out += " references)";
 }
 
 const char *article(const char *noun) {
@@ -118,10 +136,10 @@ std::vector<Group> groupBySite(const std::vector<Record> &records) {
 }
 
 /// "aclrtMalloc in main.cpp:55 (first serialNo:6)", for a group.
-void appendGroupCall(std::string &out, const SiteNamer &names, const Group &g) {
+void appendGroupCall(std::string &out, const SiteTable &sites, const Group &g) {
   out += apiInfo(g.api).name;
   out += " in ";
-  names.location(out, g.site);
+  appendLocation(out, sites.site(g.site));
   out += " (first serialNo:";
   appendNumber(out, g.firstSerial);
   out += ')';
@@ -139,6 +157,16 @@ std::string location(const msledger_site *site) {
   return out;
 }
 
+std::string placeLine(const SiteTable &sites, uint32_t id) {
+  std::string out;
+  appendLocation(out, sites.site(id));
+  for (const msledger_site *caller : sites.callers(id)) {
+    out += kChainArrow;
+    appendLocation(out, caller);
+  }
+  return out;
+}
+
 namespace {
 
 void appendTitle(std::string &out, Level level) {
@@ -149,12 +177,12 @@ void appendTitle(std::string &out, Level level) {
 }
 
 /// "acquired by aclrtCreateStream in main.cpp:12 (serialNo:4)".
-void appendCall(std::string &out, const SiteNamer &names, const char *how,
+void appendCall(std::string &out, const SiteTable &sites, const char *how,
                 unsigned api, uint32_t site, uint64_t serial) {
   out += how;
   out += apiInfo(api).name;
   out += " in ";
-  names.location(out, site);
+  appendLocation(out, sites.site(site));
   appendSerial(out, serial);
 }
 
@@ -196,16 +224,85 @@ private:
 const char *const kCalledFrom = "======      called from ";
 const char *const kChainArrow = " <- ";
 
-SiteNamer ledgerSiteNamer(const Ledger &ledger) {
-  return {[&ledger](std::string &out, uint32_t id) {
-            appendLocation(out, ledger.site(id));
-          },
-          [&ledger](std::string &out, uint32_t id) {
-            appendCallerLines(out, ledger, id);
-          }};
+namespace {
+
+/// The memory section of a leak report: one block per allocation, or per
+/// site when grouped; its total goes to *bytes.
+void appendMemoryLeaks(std::string &out, const SiteTable &sites,
+                       const std::vector<const Record *> &memory,
+                       bool groupBySite, uint64_t *bytes) {
+  out += "====== ERROR: LeakCheck: detected memory leaks\n\n";
+  if (groupBySite) {
+    std::vector<Record> folded;
+    for (const Record *r : memory)
+      folded.push_back(*r);
+    for (const Group &g : msledger::groupBySite(folded)) {
+      out += "======    Direct leak of ";
+      appendNumber(out, g.bytes);
+      out += " byte(s) in ";
+      appendNumber(out, g.count);
+      out += " allocation(s)\n======      on ";
+      out += spaceName(static_cast<Space>(g.space));
+      out += " allocated by ";
+      appendGroupCall(out, sites, g);
+      out += '\n';
+      appendCallerLines(out, sites, g.site);
+      out += '\n';
+      *bytes += g.bytes;
+    }
+  } else {
+    for (const Record *r : memory) {
+      out += "======    Direct leak of ";
+      appendNumber(out, r->size);
+      out += " byte(s)\n======      at ";
+      appendHex(out, Ledger::handleOf(r->key));
+      out += " on ";
+      out += spaceName(static_cast<Space>(r->space));
+      out += " allocated in ";
+      appendLocation(out, sites.site(r->site));
+      appendSerial(out, r->serial);
+      out += '\n';
+      appendCallerLines(out, sites, r->site);
+      out += '\n';
+      *bytes += r->size;
+    }
+  }
+  out += "====== SUMMARY: ";
+  appendNumber(out, *bytes);
+  out += " byte(s) leaked in ";
+  appendNumber(out, memory.size());
+  out += " allocation(s)\n";
 }
 
-std::string formatLeaks(const SiteNamer &names, Level level,
+/// The resource section of a leak report: one block per handle.
+void appendResourceLeaks(std::string &out, const SiteTable &sites,
+                         const std::vector<const Record *> &resources) {
+  out += "====== ERROR: LeakCheck: detected resource leaks\n\n";
+  KindCounts kinds;
+  for (const Record *r : resources) {
+    const FamilyInfo &family = familyOf(r->api);
+    out += "======    Leaked ";
+    out += family.display;
+    appendReferences(out, family, *r);
+    if (!family.refcounted && !family.perDevice && r->size) {
+      out += " of ";
+      appendNumber(out, r->size);
+      out += " byte(s)";
+    }
+    out += "\n======      ";
+    appendHandle(out, family, Ledger::handleOf(r->key));
+    appendCall(out, sites, "acquired by ", r->api, r->site, r->serial);
+    out += '\n';
+    appendCallerLines(out, sites, r->site);
+    out += '\n';
+    kinds.add(family.display);
+  }
+  kinds.appendSummary(out, resources.size(), "leaked");
+}
+
+} // namespace
+
+std::string formatLeaks(const SiteTable &sites, Level level,
                         std::vector<Record> &records, bool groupBySite,
                         bool includeResources, bool titled,
                         LeakTotals *totals) {
@@ -228,47 +325,7 @@ std::string formatLeaks(const SiteNamer &names, Level level,
     appendTitle(out, level);
   if (!memory.empty()) {
     uint64_t bytes = 0;
-    out += "====== ERROR: LeakCheck: detected memory leaks\n\n";
-    if (groupBySite) {
-      std::vector<Record> folded;
-      for (const Record *r : memory)
-        folded.push_back(*r);
-      for (const Group &g : msledger::groupBySite(folded)) {
-        out += "======    Direct leak of ";
-        appendNumber(out, g.bytes);
-        out += " byte(s) in ";
-        appendNumber(out, g.count);
-        out += " allocation(s)\n======      on ";
-        out += spaceName(static_cast<Space>(g.space));
-        out += " allocated by ";
-        appendGroupCall(out, names, g);
-        out += '\n';
-        names.callers(out, g.site);
-        out += '\n';
-        bytes += g.bytes;
-      }
-    } else {
-      for (const Record *r : memory) {
-        out += "======    Direct leak of ";
-        appendNumber(out, r->size);
-        out += " byte(s)\n======      at ";
-        appendHex(out, Ledger::handleOf(r->key));
-        out += " on ";
-        out += spaceName(static_cast<Space>(r->space));
-        out += " allocated in ";
-        names.location(out, r->site);
-        appendSerial(out, r->serial);
-        out += '\n';
-        names.callers(out, r->site);
-        out += '\n';
-        bytes += r->size;
-      }
-    }
-    out += "====== SUMMARY: ";
-    appendNumber(out, bytes);
-    out += " byte(s) leaked in ";
-    appendNumber(out, memory.size());
-    out += " allocation(s)\n";
+    appendMemoryLeaks(out, sites, memory, groupBySite, &bytes);
     if (totals) {
       totals->bytes += bytes;
       totals->allocations += memory.size();
@@ -277,40 +334,15 @@ std::string formatLeaks(const SiteNamer &names, Level level,
   if (!resources.empty()) {
     if (!memory.empty())
       out += '\n';
-    out += "====== ERROR: LeakCheck: detected resource leaks\n\n";
-    KindCounts kinds;
-    for (const Record *r : resources) {
-      const FamilyInfo &family = familyOf(r->api);
-      uint64_t handle = Ledger::handleOf(r->key);
-      out += "======    Leaked ";
-      out += family.display;
-      if (family.refcounted && r->size > 1) {
-        out += " (";
-        appendNumber(out, r->size);
-        out += " references)";
-      } else if (!family.refcounted && !family.perDevice && r->size) {
-        out += " of ";
-        appendNumber(out, r->size);
-        out += " byte(s)";
-      }
-      out += "\n======      ";
-      appendHandle(out, family, handle);
-      appendCall(out, names, "acquired by ", r->api, r->site, r->serial);
-      out += '\n';
-      names.callers(out, r->site);
-      out += '\n';
-      kinds.add(family.display);
-    }
-    kinds.appendSummary(out, resources.size(), "leaked");
+    appendResourceLeaks(out, sites, resources);
     if (totals)
       totals->resources += resources.size();
   }
   return out;
 }
 
-std::string formatLive(const Ledger &ledger, Level level,
-                       const std::vector<Record> &records, bool titled, int pid,
-                       uint64_t sinceStartMs) {
+std::string formatLive(const ReportInput &input, Level level,
+                       const std::vector<Record> &records, bool titled) {
   std::string out = "====== LeakCheck: ";
   out += records.empty() ? "nothing is live now" : "live now";
   if (titled) {
@@ -318,15 +350,14 @@ std::string formatLive(const Ledger &ledger, Level level,
     out += levelTitle(level);
   }
   out += " (pid ";
-  appendNumber(out, static_cast<uint64_t>(pid));
+  appendNumber(out, static_cast<uint64_t>(input.pid));
   out += ", ";
-  appendNumber(out, sinceStartMs);
+  appendNumber(out, input.sinceStartMs);
   out += " ms after start)\n";
   if (records.empty())
     return out;
   out += '\n';
   uint64_t bytes = 0, allocations = 0, resources = 0;
-  SiteNamer names = ledgerSiteNamer(ledger);
   for (const Group &g : groupBySite(records)) {
     const FamilyInfo &family = familyOf(g.api);
     out += "======    ";
@@ -346,9 +377,9 @@ std::string formatLive(const Ledger &ledger, Level level,
       resources += g.count;
     }
     out += " by ";
-    appendGroupCall(out, names, g);
+    appendGroupCall(out, input.sites, g);
     out += '\n';
-    names.callers(out, g.site);
+    appendCallerLines(out, input.sites, g.site);
   }
   out += "\n====== SUMMARY: ";
   appendNumber(out, bytes);
@@ -361,7 +392,7 @@ std::string formatLive(const Ledger &ledger, Level level,
 }
 
 std::string
-formatImplicitReleases(const SiteNamer &names, Level level,
+formatImplicitReleases(const SiteTable &sites, Level level,
                        const std::vector<ImplicitReleaseEvent> &list,
                        bool titled) {
   std::string out;
@@ -376,21 +407,17 @@ formatImplicitReleases(const SiteNamer &names, Level level,
     const FamilyInfo &family = familyOf(r.api);
     out += "======    Implicitly released ";
     out += family.display;
-    if (family.refcounted && r.size > 1) {
-      out += " (";
-      appendNumber(out, r.size);
-      out += " references)";
-    }
+    appendReferences(out, family, r);
     out += "\n======      ";
     appendHandle(out, family, Ledger::handleOf(r.key));
-    appendCall(out, names, "acquired by ", r.api, r.site, r.serial);
+    appendCall(out, sites, "acquired by ", r.api, r.site, r.serial);
     out += '\n';
-    names.callers(out, r.site);
+    appendCallerLines(out, sites, r.site);
     out += "======      ";
-    appendCall(out, names, "released by ", entry.release.api,
+    appendCall(out, sites, "released by ", entry.release.api,
                entry.release.site, entry.release.serial);
     out += '\n';
-    names.callers(out, entry.release.site);
+    appendCallerLines(out, sites, entry.release.site);
     out += '\n';
     kinds.add(family.display);
   }
@@ -399,7 +426,7 @@ formatImplicitReleases(const SiteNamer &names, Level level,
 }
 
 std::string
-formatLeakSections(const SiteNamer &names, const LeakSections &what,
+formatLeakSections(const SiteTable &sites, const LeakSections &what,
                    std::vector<Record> (&live)[2],
                    const std::vector<ImplicitReleaseEvent> (&implicit)[2],
                    LeakTotals *totals) {
@@ -410,10 +437,10 @@ formatLeakSections(const SiteNamer &names, const LeakSections &what,
     if (!what.checked[index])
       continue;
     std::string section =
-        formatLeaks(names, level, live[index], what.groupBySite,
+        formatLeaks(sites, level, live[index], what.groupBySite,
                     what.includeResources, titled, totals);
     if (what.noteImplicit) {
-      std::string note = formatImplicitReleases(names, level, implicit[index],
+      std::string note = formatImplicitReleases(sites, level, implicit[index],
                                                 titled && section.empty());
       if (!note.empty() && !section.empty())
         section += '\n';
@@ -426,82 +453,81 @@ formatLeakSections(const SiteNamer &names, const LeakSections &what,
   return out;
 }
 
-std::string formatError(const Ledger &ledger, const ErrorEvent &error,
-                        bool titled) {
+namespace {
+
+/// "illegal free()", "double release: aclrtDestroyStream of a stream already
+/// released", "mismatched free: aclrtFreeHost on device memory allocated by
+/// aclrtMalloc", ...
+std::string errorHeading(const ErrorEvent &error) {
   const ApiInfo &api = apiInfo(error.api);
   const FamilyInfo &family = familyInfo(api.family);
-  std::string out = "====== ERROR: ";
   bool memory = family.kind == Kind::Memory;
   switch (error.kind) {
   case ErrorKind::IllegalRelease:
-    out += memory ? "illegal free()"
+    return memory ? "illegal free()"
                   : releaseOf("illegal release: ", api, family,
                               " that was never acquired");
-    break;
   case ErrorKind::DoubleRelease:
-    out += memory ? "double free"
+    return memory ? "double free"
                   : releaseOf("double release: ", api, family,
                               " already released");
-    break;
-  case ErrorKind::MismatchedRelease: {
-    // "mismatched free: aclrtFreeHost on device memory allocated by
-    // aclrtMalloc", "mismatched release: aclrtDestroyEvent on a stream
-    // acquired by aclrtCreateStream"
-    const ApiInfo &allocator = apiInfo(error.acquired.api);
-    const FamilyInfo &allocated = familyInfo(allocator.family);
-    bool memoryAllocated = allocated.kind == Kind::Memory;
-    out += memory ? "mismatched free: " : "mismatched release: ";
-    out += api.name;
-    out += " on ";
-    if (!memoryAllocated)
-      out += article(allocated.display);
-    out += allocated.display;
-    out += memoryAllocated ? " allocated by " : " acquired by ";
-    out += allocator.name;
+  case ErrorKind::MismatchedRelease:
     break;
   }
-  }
+  const ApiInfo &allocator = apiInfo(error.acquired.api);
+  const FamilyInfo &allocated = familyInfo(allocator.family);
+  bool memoryAllocated = allocated.kind == Kind::Memory;
+  std::string out = memory ? "mismatched free: " : "mismatched release: ";
+  out += api.name;
+  out += " on ";
+  if (!memoryAllocated)
+    out += article(allocated.display);
+  out += allocated.display;
+  out += memoryAllocated ? " allocated by " : " acquired by ";
+  out += allocator.name;
+  return out;
+}
+
+/// "======    code in main.cpp:9 (serialNo:4)" and the site's callers.
+void appendEventLine(std::string &out, const SiteTable &sites, const char *what,
+                     uint32_t site, uint64_t serial) {
+  out += "======    ";
+  out += what;
+  appendLocation(out, sites.site(site));
+  appendSerial(out, serial);
+  out += '\n';
+  appendCallerLines(out, sites, site);
+}
+
+} // namespace
+
+std::string formatError(const SiteTable &sites, const ErrorEvent &error,
+                        bool titled) {
+  const FamilyInfo &family = familyInfo(apiInfo(error.api).family);
+  bool memory = family.kind == Kind::Memory;
+  std::string out = "====== ERROR: " + errorHeading(error);
   if (titled) {
     out += " [";
     out += levelTitle(family.level);
     out += ']';
   }
   out += "\n======    ";
-  if (family.handleIsPointer) {
-    out += "at ";
-    appendHex(out, error.handle);
-  } else {
-    out += "id ";
-    appendNumber(out, error.handle);
-  }
+  appendHandleWords(out, family, error.handle);
   Space space = error.hasAcquired ? static_cast<Space>(error.acquired.space)
                                   : error.space;
   if (space != Space::None) {
     out += " on ";
     out += spaceName(space);
   }
-  out += "\n======    code in ";
-  appendLocation(out, ledger.site(error.site));
-  appendSerial(out, error.serial);
   out += '\n';
-  appendCallerLines(out, ledger, error.site);
-  if (error.hasPrevious) {
-    out += "======    ";
-    out += memory ? "freed before" : "released before";
-    out += " in ";
-    appendLocation(out, ledger.site(error.previous.site));
-    appendSerial(out, error.previous.serial);
-    out += '\n';
-    appendCallerLines(out, ledger, error.previous.site);
-  }
-  if (error.hasAcquired) {
-    out += "======    ";
-    out += memory ? "allocated in " : "acquired in ";
-    appendLocation(out, ledger.site(error.acquired.site));
-    appendSerial(out, error.acquired.serial);
-    out += '\n';
-    appendCallerLines(out, ledger, error.acquired.site);
-  }
+  appendEventLine(out, sites, "code in ", error.site, error.serial);
+  if (error.hasPrevious)
+    appendEventLine(out, sites,
+                    memory ? "freed before in " : "released before in ",
+                    error.previous.site, error.previous.serial);
+  if (error.hasAcquired)
+    appendEventLine(out, sites, memory ? "allocated in " : "acquired in ",
+                    error.acquired.site, error.acquired.serial);
   if (error.callFailed)
     out += "======    the call returned an error\n";
   out += '\n';
@@ -527,9 +553,9 @@ json::object siteFields(const msledger_site *site) {
 }
 
 /// The site's fields and, for a call chain, "chain": its callers'.
-json::object siteJson(const Ledger &ledger, uint32_t id) {
-  json::object out = siteFields(ledger.site(id));
-  std::vector<const msledger_site *> callers = ledger.callers(id);
+json::object siteJson(const SiteTable &sites, uint32_t id) {
+  json::object out = siteFields(sites.site(id));
+  std::vector<const msledger_site *> callers = sites.callers(id);
   if (!callers.empty()) {
     json::array chain;
     for (const msledger_site *caller : callers)
@@ -543,26 +569,24 @@ double milliseconds(uint64_t ns) { return static_cast<double>(ns) / 1e6; }
 
 std::string handleText(const FamilyInfo &family, uint64_t handle) {
   std::string out;
-  if (family.handleIsPointer)
-    appendHex(out, handle);
-  else
-    appendNumber(out, handle);
+  appendHandleValue(out, family, handle);
   return out;
 }
 
-json::object eventJson(const Ledger &ledger, unsigned api, uint64_t serial,
+json::object eventJson(const ReportInput &input, unsigned api, uint64_t serial,
                        uint32_t site, uint16_t thread) {
-  json::object out = siteJson(ledger, site);
+  json::object out = siteJson(input.sites, site);
   out["callee"] = apiInfo(api).name;
   out["serialNo"] = serial;
   out["thread"] = thread;
-  out["time_ms"] = milliseconds(ledger.timeOfSerial(serial));
+  out["time_ms"] = milliseconds(input.timeOfSerialNs(serial));
   return out;
 }
 
-json::object recordJson(const Ledger &ledger, Level level, const Record &r) {
+json::object recordJson(const ReportInput &input, Level level,
+                        const Record &r) {
   const FamilyInfo &family = familyOf(r.api);
-  json::object out = eventJson(ledger, r.api, r.serial, r.site, r.thread);
+  json::object out = eventJson(input, r.api, r.serial, r.site, r.thread);
   out["level"] = levelName(level);
   out["family"] = family.name;
   out["kind"] = kindName(family.kind);
@@ -622,21 +646,21 @@ json::array deviceSharesJson(const DeviceShares &shares,
 
 } // namespace
 
-std::string formatSnapshot(const Ledger &ledger,
+std::string formatSnapshot(const ReportInput &input,
                            const std::vector<Record> (&live)[2],
-                           uint64_t sequence, uint64_t sinceStartMs) {
+                           uint64_t sequence) {
   json::object root;
   root["tool"] = "msledger";
   root["format"] = 1;
   root["kind"] = "snapshot";
-  root["pid"] = getpid();
+  root["pid"] = input.pid;
   root["sequence"] = sequence;
-  root["time_ms"] = sinceStartMs;
-  root["started_unix_ms"] = ledger.startUnixMs();
+  root["time_ms"] = input.sinceStartMs;
+  root["started_unix_ms"] = input.startUnixMs;
   json::array sites;
   json::object totals;
   for (Level level : {Level::Device, Level::Cann}) {
-    if (!ledger.tracking(level))
+    if (!input.tracked[static_cast<int>(level)])
       continue;
     const std::vector<Record> &records = live[static_cast<int>(level)];
     // Device memory per device: of each site (same key as groupBySite's)
@@ -656,7 +680,7 @@ std::string formatSnapshot(const Ledger &ledger,
     uint64_t bytes = 0, allocations = 0, resources = 0;
     for (const Group &g : groupBySite(records)) {
       const FamilyInfo &family = familyOf(g.api);
-      json::object site = siteJson(ledger, g.site);
+      json::object site = siteJson(input.sites, g.site);
       site["level"] = levelName(level);
       site["callee"] = apiInfo(g.api).name;
       site["family"] = family.name;
@@ -682,26 +706,14 @@ std::string formatSnapshot(const Ledger &ledger,
   return json::serialize(root) + "\n";
 }
 
-std::string formatJson(const Ledger &ledger,
-                       const std::vector<Record> (&live)[2],
-                       const std::vector<ErrorEvent> &errors, bool final) {
-  json::object root;
-  root["tool"] = "msledger";
-  root["format"] = 1;
-  root["pid"] = getpid();
-  char exe[4096];
-  ssize_t length = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-  root["program"] = length > 0 ? std::string(exe, static_cast<size_t>(length))
-                               : std::string();
-  root["final"] = final;
-  root["started_unix_ms"] = ledger.startUnixMs();
-  json::array levels;
-  for (Level level : {Level::Device, Level::Cann})
-    if (ledger.tracking(level))
-      levels.emplace_back(levelName(level));
-  root["levels"] = std::move(levels);
+namespace {
+
+/// "leaks" and "resources": the live records of every level, in serial
+/// order, with each level's totals in `summary`.
+void addLiveJson(json::object &root, json::object &summary,
+                 const ReportInput &input,
+                 const std::vector<Record> (&live)[2]) {
   json::array leaks, resources;
-  json::object summary;
   for (Level level : {Level::Device, Level::Cann}) {
     uint64_t bytes = 0, allocations = 0, handles = 0;
     std::vector<Record> sorted = live[static_cast<int>(level)];
@@ -710,57 +722,81 @@ std::string formatJson(const Ledger &ledger,
         [](const Record &a, const Record &b) { return a.serial < b.serial; });
     for (const Record &r : sorted) {
       if (familyOf(r.api).kind == Kind::Memory) {
-        leaks.push_back(recordJson(ledger, level, r));
+        leaks.push_back(recordJson(input, level, r));
         bytes += r.size;
         ++allocations;
       } else {
-        resources.push_back(recordJson(ledger, level, r));
+        resources.push_back(recordJson(input, level, r));
         ++handles;
       }
     }
-    if (ledger.tracking(level))
+    if (input.tracked[static_cast<int>(level)])
       summary[levelName(level)] =
           json::object{{"leaked_bytes", bytes},
                        {"leaked_allocations", allocations},
                        {"leaked_resources", handles}};
   }
-  json::array errorList;
-  for (const ErrorEvent &e : errors) {
-    const FamilyInfo &family = familyOf(e.api);
-    json::object out = eventJson(ledger, e.api, e.serial, e.site, e.thread);
-    out["kind"] = errorKindName(e.kind);
-    out["level"] = levelName(family.level);
-    out["family"] = family.name;
-    out["handle"] = handleText(family, e.handle);
-    out["space"] = spaceName(
-        e.hasAcquired ? static_cast<Space>(e.acquired.space) : e.space);
-    out["call_failed"] = e.callFailed;
-    out["time_ms"] = milliseconds(e.timeNs);
-    if (e.hasAcquired) {
-      json::object acquired =
-          eventJson(ledger, e.acquired.api, e.acquired.serial, e.acquired.site,
-                    e.acquired.thread);
-      acquired["family"] = familyOf(e.acquired.api).name;
-      out["acquired"] = std::move(acquired);
-    }
-    if (e.hasPrevious)
-      out["previous_release"] =
-          eventJson(ledger, e.previous.api, e.previous.serial, e.previous.site,
-                    e.previous.thread);
-    errorList.push_back(std::move(out));
+  root["leaks"] = std::move(leaks);
+  root["resources"] = std::move(resources);
+}
+
+json::object errorJson(const ReportInput &input, const ErrorEvent &e) {
+  const FamilyInfo &family = familyOf(e.api);
+  json::object out = eventJson(input, e.api, e.serial, e.site, e.thread);
+  out["kind"] = errorKindName(e.kind);
+  out["level"] = levelName(family.level);
+  out["family"] = family.name;
+  out["handle"] = handleText(family, e.handle);
+  out["space"] =
+      spaceName(e.hasAcquired ? static_cast<Space>(e.acquired.space) : e.space);
+  out["call_failed"] = e.callFailed;
+  out["time_ms"] = milliseconds(e.timeNs);
+  if (e.hasAcquired) {
+    json::object acquired = eventJson(input, e.acquired.api, e.acquired.serial,
+                                      e.acquired.site, e.acquired.thread);
+    acquired["family"] = familyOf(e.acquired.api).name;
+    out["acquired"] = std::move(acquired);
   }
+  if (e.hasPrevious)
+    out["previous_release"] =
+        eventJson(input, e.previous.api, e.previous.serial, e.previous.site,
+                  e.previous.thread);
+  return out;
+}
+
+} // namespace
+
+std::string formatJson(const ReportInput &input,
+                       const std::vector<Record> (&live)[2],
+                       const std::vector<ErrorEvent> &errors, bool final) {
+  json::object root;
+  root["tool"] = "msledger";
+  root["format"] = 1;
+  root["pid"] = input.pid;
+  root["program"] = input.program;
+  root["final"] = final;
+  root["started_unix_ms"] = input.startUnixMs;
+  json::array levels;
+  for (Level level : {Level::Device, Level::Cann})
+    if (input.tracked[static_cast<int>(level)])
+      levels.emplace_back(levelName(level));
+  root["levels"] = std::move(levels);
+  json::object summary;
+  addLiveJson(root, summary, input, live);
+  json::array errorList;
+  for (const ErrorEvent &e : errors)
+    errorList.push_back(errorJson(input, e));
   json::array implicit;
   for (Level level : {Level::Device, Level::Cann})
-    for (const ImplicitReleaseEvent &entry : ledger.implicitReleases(level)) {
-      json::object out = recordJson(ledger, level, entry.acquired);
+    for (const ImplicitReleaseEvent &entry :
+         input.implicit[static_cast<int>(level)]) {
+      json::object out = recordJson(input, level, entry.acquired);
       out["released_by"] =
-          eventJson(ledger, entry.release.api, entry.release.serial,
+          eventJson(input, entry.release.api, entry.release.serial,
                     entry.release.site, entry.release.thread);
       implicit.push_back(std::move(out));
     }
   summary["errors"] = errors.size();
-  root["leaks"] = std::move(leaks);
-  root["resources"] = std::move(resources);
   root["errors"] = std::move(errorList);
   root["implicit_releases"] = std::move(implicit);
   root["summary"] = std::move(summary);

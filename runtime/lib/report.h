@@ -1,7 +1,11 @@
 //===- report.h - Leak and error reports, text and JSON ---------*- C++ -*-===//
 //
-// Contract: formatting only, no bookkeeping. The text is byte for byte the
-// format CANN users know from msSanitizer:
+// Contract: formatting only. Each formatter is handed what it reports --
+// records, errors, and a ReportInput holding the site table, the process's
+// pid and program, times and implicit releases -- and returns text: none
+// reads the ledger, a clock, the process or a file, and none writes
+// (output.h does, for the ledger). The text is byte for byte the format CANN
+// users know from msSanitizer:
 //
 //   ====== ERROR: LeakCheck: detected memory leaks
 //
@@ -12,7 +16,8 @@
 //
 // followed by a resource section in the same style; blocks come in serial
 // order (or, grouped by site, largest first). Nothing leaked: no text at all.
-// `titled` adds the level's name, used when both levels are checked.
+// `titled` adds the level's name, used when both levels are checked. A call
+// chain goes on lines of its own after the line naming the site.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MSLEDGER_RUNTIME_REPORT_H
@@ -32,16 +37,27 @@ struct LeakTotals {
   uint64_t resources = 0;
 };
 
-/// How a report names an event's site id, from the running ledger's sites and
-/// chains or from a journal's: `location` appends the site's own place
-/// ("main.cpp:55"), inside a line that stays msSanitizer's byte for byte;
-/// `callers` appends one line per call that led there, innermost first
-/// (kCalledFrom + "main.cpp:111\n"), or nothing.
-struct SiteNamer {
-  std::function<void(std::string &out, uint32_t site)> location;
-  std::function<void(std::string &out, uint32_t site)> callers;
+/// How a report reads an event's site id -- from the running ledger's sites
+/// and chains, or from a journal's: the site, and the calls that led there,
+/// innermost first (empty for none).
+struct SiteTable {
+  std::function<const msledger_site *(uint32_t id)> site;
+  std::function<std::vector<const msledger_site *>(uint32_t id)> callers;
 };
-SiteNamer ledgerSiteNamer(const Ledger &ledger);
+
+/// What the reports of a process read besides their records.
+struct ReportInput {
+  SiteTable sites;
+  bool tracked[2] = {false, false}; // by Level
+  int pid = 0;
+  std::string program;       // the executable's path ("" if unknown)
+  uint64_t startUnixMs = 0;  // when the ledger started
+  uint64_t sinceStartMs = 0; // now
+  /// When `serial` happened, in nanoseconds since the start.
+  std::function<uint64_t(uint64_t serial)> timeOfSerialNs;
+  std::vector<ImplicitReleaseEvent> implicit[2]; // by Level, in order
+};
+
 /// What starts a line of a call chain in every report.
 extern const char *const kCalledFrom;
 /// Between the places of a chain named on one line (msledger diff, growth,
@@ -49,37 +65,23 @@ extern const char *const kCalledFrom;
 extern const char *const kChainArrow;
 
 /// Sorts `records` by serial and formats the leak sections of `level`.
-std::string formatLeaks(const SiteNamer &names, Level level,
+std::string formatLeaks(const SiteTable &sites, Level level,
                         std::vector<Record> &records, bool groupBySite,
                         bool includeResources, bool titled, LeakTotals *totals);
-inline std::string formatLeaks(const Ledger &ledger, Level level,
-                               std::vector<Record> &records, bool groupBySite,
-                               bool includeResources, bool titled,
-                               LeakTotals *totals) {
-  return formatLeaks(ledgerSiteNamer(ledger), level, records, groupBySite,
-                     includeResources, titled, totals);
-}
 /// What is live at `level` now, one line per site (and API and space),
 /// largest first: the on-demand report of a running process.
-std::string formatLive(const Ledger &ledger, Level level,
-                       const std::vector<Record> &records, bool titled, int pid,
-                       uint64_t sinceStartMs);
+std::string formatLive(const ReportInput &input, Level level,
+                       const std::vector<Record> &records, bool titled);
 /// A snapshot (runtime/README.md): live bytes and counts per site.
-std::string formatSnapshot(const Ledger &ledger,
+std::string formatSnapshot(const ReportInput &input,
                            const std::vector<Record> (&live)[2],
-                           uint64_t sequence, uint64_t sinceStartMs);
+                           uint64_t sequence);
 /// The handles of `level` that calls released implicitly, a note after the
 /// leaks (`titled`: with the level's title line); empty if there are none.
 std::string
-formatImplicitReleases(const SiteNamer &names, Level level,
+formatImplicitReleases(const SiteTable &sites, Level level,
                        const std::vector<ImplicitReleaseEvent> &list,
                        bool titled);
-inline std::string
-formatImplicitReleases(const Ledger &ledger, Level level,
-                       const std::vector<ImplicitReleaseEvent> &list,
-                       bool titled) {
-  return formatImplicitReleases(ledgerSiteNamer(ledger), level, list, titled);
-}
 /// The leak report's sections: for each checked level, its leaks and, if
 /// `noteImplicit`, the note of what was released implicitly (Ledger's own
 /// report, and the one `msledger report` rebuilds from a journal).
@@ -90,18 +92,20 @@ struct LeakSections {
   bool noteImplicit = true;
 };
 std::string
-formatLeakSections(const SiteNamer &names, const LeakSections &what,
+formatLeakSections(const SiteTable &sites, const LeakSections &what,
                    std::vector<Record> (&live)[2],
                    const std::vector<ImplicitReleaseEvent> (&implicit)[2],
                    LeakTotals *totals);
-std::string formatError(const Ledger &ledger, const ErrorEvent &error,
+std::string formatError(const SiteTable &sites, const ErrorEvent &error,
                         bool titled);
 /// The JSON document of a report (format in runtime/README.md).
-std::string formatJson(const Ledger &ledger,
+std::string formatJson(const ReportInput &input,
                        const std::vector<Record> (&live)[2],
                        const std::vector<ErrorEvent> &errors, bool final);
 /// "file:line", or "<unknown>:0".
 std::string location(const msledger_site *site);
+/// A site with its callers on one line: "a.cpp:5 <- b.cpp:9".
+std::string placeLine(const SiteTable &sites, uint32_t id);
 /// What a level is called in titles: "device heap", "CANN heap".
 const char *levelTitle(Level level);
 

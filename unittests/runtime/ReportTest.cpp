@@ -22,8 +22,8 @@ Record leak(const char *api, uint64_t handle, uint64_t size, uint64_t serial,
 
 TEST(Report, TheDesignCardsExampleByteForByte) {
   std::vector<Record> records = {leak("aclrtMalloc", 0x124080024000, 32768, 0)};
-  EXPECT_EQ(formatLeaks(Ledger::get(), Level::Cann, records, false, true, false,
-                        nullptr),
+  EXPECT_EQ(formatLeaks(Ledger::get().siteTable(), Level::Cann, records, false,
+                        true, false, nullptr),
             "====== ERROR: LeakCheck: detected memory leaks\n"
             "\n"
             "======    Direct leak of 32768 byte(s)\n"
@@ -35,8 +35,8 @@ TEST(Report, TheDesignCardsExampleByteForByte) {
 
 TEST(Report, NothingLeakedMeansNoText) {
   std::vector<Record> none;
-  EXPECT_EQ(formatLeaks(Ledger::get(), Level::Device, none, false, true, true,
-                        nullptr),
+  EXPECT_EQ(formatLeaks(Ledger::get().siteTable(), Level::Device, none, false,
+                        true, true, nullptr),
             "");
 }
 
@@ -45,8 +45,8 @@ TEST(Report, BlocksComeInSerialOrderWithTotals) {
       leak("aclrtMallocHost", 0x7000, 10, 9, Space::Host),
       leak("acldvppMalloc", 0x124080030000, 20, 3, Space::DVPP)};
   LeakTotals totals;
-  std::string text = formatLeaks(Ledger::get(), Level::Cann, records, false,
-                                 true, false, &totals);
+  std::string text = formatLeaks(Ledger::get().siteTable(), Level::Cann,
+                                 records, false, true, false, &totals);
   EXPECT_LT(text.find("on DVPP"), text.find("on host"));
   EXPECT_NE(text.find("====== SUMMARY: 30 byte(s) leaked in 2 allocation(s)\n"),
             std::string::npos);
@@ -62,8 +62,8 @@ TEST(Report, SitesGiveFileAndLine) {
   Record r;
   ASSERT_TRUE(Ledger::get().table(Level::Cann).find(0x5000000000, &r));
   std::vector<Record> records = {r};
-  std::string text = formatLeaks(Ledger::get(), Level::Cann, records, false,
-                                 true, false, nullptr);
+  std::string text = formatLeaks(Ledger::get().siteTable(), Level::Cann,
+                                 records, false, true, false, nullptr);
   EXPECT_NE(text.find("allocated in src/main.cpp:55 (serialNo:"),
             std::string::npos)
       << text;
@@ -75,8 +75,8 @@ TEST(Report, GroupingBySiteIsLargestFirst) {
   std::vector<Record> records = {
       leak("aclrtMalloc", 0x1000, 10, 1), leak("aclrtMalloc", 0x2000, 10, 2),
       leak("aclrtMallocHost", 0x3000, 50, 3, Space::Host)};
-  std::string text = formatLeaks(Ledger::get(), Level::Cann, records, true,
-                                 true, false, nullptr);
+  std::string text = formatLeaks(Ledger::get().siteTable(), Level::Cann,
+                                 records, true, true, false, nullptr);
   EXPECT_NE(text.find("======    Direct leak of 50 byte(s) in 1 allocation(s)\n"
                       "======      on host allocated by aclrtMallocHost in "
                       "<unknown>:0 (first serialNo:3)\n"),
@@ -94,8 +94,8 @@ TEST(Report, ResourcesHaveTheirOwnSection) {
       leak("aclrtSetDevice", 1, 2, 2, Space::None),
       leak("aclInit", 0, 0, 1, Space::None)};
   LeakTotals totals;
-  std::string text = formatLeaks(Ledger::get(), Level::Cann, records, false,
-                                 true, true, &totals);
+  std::string text = formatLeaks(Ledger::get().siteTable(), Level::Cann,
+                                 records, false, true, true, &totals);
   EXPECT_EQ(text,
             "====== LeakCheck of the CANN heap (ACL calls)\n"
             "====== ERROR: LeakCheck: detected resource leaks\n"
@@ -114,8 +114,8 @@ TEST(Report, ResourcesHaveTheirOwnSection) {
             "====== SUMMARY: 3 resource(s) leaked (AscendCL initialisation: 1, "
             "device set: 1, stream: 1)\n");
   EXPECT_EQ(totals.resources, 3u);
-  EXPECT_EQ(formatLeaks(Ledger::get(), Level::Cann, records, false, false, true,
-                        nullptr),
+  EXPECT_EQ(formatLeaks(Ledger::get().siteTable(), Level::Cann, records, false,
+                        false, true, nullptr),
             "")
       << "resources can be left out";
 }
@@ -127,7 +127,7 @@ TEST(Report, Errors) {
   error.handle = 0x124080099000;
   error.space = Space::GM;
   error.serial = 7;
-  EXPECT_EQ(formatError(Ledger::get(), error, false),
+  EXPECT_EQ(formatError(Ledger::get().siteTable(), error, false),
             "====== ERROR: illegal free()\n"
             "======    at 0x124080099000 on GM\n"
             "======    code in <unknown>:0 (serialNo:7)\n"
@@ -137,7 +137,7 @@ TEST(Report, Errors) {
   error.hasAcquired = true;
   error.acquired = leak("aclrtMalloc", 0x124080099000, 64, 5);
   error.callFailed = true;
-  EXPECT_EQ(formatError(Ledger::get(), error, true),
+  EXPECT_EQ(formatError(Ledger::get().siteTable(), error, true),
             "====== ERROR: mismatched free: aclrtFreeHost on device memory "
             "allocated by aclrtMalloc [CANN heap]\n"
             "======    at 0x124080099000 on GM\n"

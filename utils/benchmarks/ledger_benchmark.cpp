@@ -200,8 +200,8 @@ void Report1M(benchmark::State &state) {
   size_t bytes = 0;
   for (auto _ : state) {
     std::vector<Record> live = ledger.table(Level::Cann).snapshot();
-    std::string text =
-        formatLeaks(ledger, Level::Cann, live, false, true, false, nullptr);
+    std::string text = formatLeaks(ledger.siteTable(), Level::Cann, live, false,
+                                   true, false, nullptr);
     bytes = text.size();
     benchmark::DoNotOptimize(text.data());
   }
