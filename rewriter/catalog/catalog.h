@@ -6,10 +6,15 @@
 // role, family (which release matches which acquire), level, where the
 // pointer or handle and the size are, and what return value means success.
 //
-// Catalog::parse validates everything a consumer relies on and reports the
-// first problem as "SOURCE: message" (naming the function or family); it
-// never throws. Indices are stable: families and functions keep the order of
-// the file, namespaces are numbered from 0 = "memory" in order of first use.
+// Catalog::parse validates everything a consumer relies on -- the runtime's
+// table limits (kMaxCatalogFunctions, kMaxCatalogFamilies) included, which
+// merge() checks again for a catalog with a project's additions -- and
+// reports the first problem as "SOURCE: message" (naming the function or
+// family); it never throws. Indices are stable: families and functions keep
+// the order of the file, namespaces are numbered from 0 = "memory" in order
+// of first use. This component (rewriter/catalog, the msledger_catalog
+// library) is shared by msrewrite and the runtime's generator; the runtime
+// itself uses only this header's types and spellings.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MSLEDGER_REWRITER_CATALOG_H

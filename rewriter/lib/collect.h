@@ -1,5 +1,4 @@
-//===- collect.h - Finding the catalog's calls in a translation unit -*- C++
-//-*-//
+//===- collect.h - A translation unit's catalog calls -----------*- C++ -*-===//
 //
 // Contract: an ASTConsumer that, for one translation unit, finds every call
 // to a catalog function (by name, at global scope: template patterns and
@@ -12,6 +11,10 @@
 // (isMsledgerFile) are never touched. It also records the
 // calls between the project's own functions, so that calls of helpers that
 // reach a catalog call can be marked for call chains (reachingHelperCalls).
+// collectTranslationUnit runs it over one file of a compile database: a
+// syntax-only parse that writes no output or dependency file, in a file
+// system with a working directory of its own (so parses can run in
+// parallel), with what rewritten files are compiled with added.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MSLEDGER_REWRITER_COLLECT_H

@@ -1,5 +1,4 @@
-//===- catalog_gen.cpp - Generates msledger's tables and interposers
-//-------===//
+//===- catalog_gen.cpp - Generates msledger's tables and interposers -----===//
 //
 // msledger-catalog-gen CATALOG TABLE_INC INTERPOSERS_CPP TRACK_H
 //
@@ -12,17 +11,21 @@
 //   TRACK_H          msledger/track.h: one tracking wrapper per function,
 //                    msledger_NAME(site, args...), that msrewrite calls in
 //                    place of NAME(args...).
-// so that an API is added to msledger by adding it to the catalog. Files are
-// written to a temporary and renamed; on any problem nothing is written and
-// the exit status is 1.
+// so that an API is added to msledger by adding it to the catalog. The
+// three files are written beside their places first and renamed over them
+// only when all three are written: on any problem none is replaced, the
+// message names it and the exit status is 1.
 //
 //===----------------------------------------------------------------------===//
 #include "catalog.h"
 #include "text_file.h"
 #include "wrappers.h"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <sstream>
+#include <utility>
 
 using namespace msledger;
 
@@ -283,10 +286,21 @@ int main(int argc, char **argv) {
   size_t slash = source.rfind("/rewriter/");
   if (slash != std::string::npos)
     source = source.substr(slash + 1);
-  bool written =
-      writeTextFileAtomically(argv[2], table(*catalog, source), &error) &&
-      writeTextFileAtomically(argv[3], interposers(*catalog, source), &error) &&
-      writeTextFileAtomically(argv[4], track(*catalog, source), &error);
+  const std::pair<std::string, std::string> outputs[] = {
+      {argv[2], table(*catalog, source)},
+      {argv[3], interposers(*catalog, source)},
+      {argv[4], track(*catalog, source)}};
+  bool written = true;
+  for (const auto &[path, text] : outputs)
+    written = written && writeTextFileAtomically(path + ".new", text, &error);
+  for (const auto &[path, text] : outputs) {
+    std::string staged = path + ".new";
+    if (written && rename(staged.c_str(), path.c_str()) != 0) {
+      error = "cannot replace " + path + ": " + strerror(errno);
+      written = false;
+    }
+    remove(staged.c_str()); // what was not renamed
+  }
   if (!written)
     fprintf(stderr, "msledger-catalog-gen: %s\n", error.c_str());
   return written ? 0 : 1;

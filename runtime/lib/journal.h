@@ -55,7 +55,7 @@ struct JournalHeader {
   uint64_t startUnixMs;
   uint32_t pid;
   uint32_t apiCount;    // the catalog the journal's API indices refer to
-  uint64_t catalogHash; // fnv1a64 of its API names
+  uint64_t catalogHash; // journalCatalogHash() of the ledger that wrote it
   uint32_t full;        // 1: events were dropped, the file was full
   uint32_t exited;      // 1: the process exited normally
   uint32_t dataOffset;  // where the units start (version 2 on)
@@ -89,7 +89,10 @@ struct JournalUnit {
 };
 static_assert(sizeof(JournalUnit) == 32, "units are 32 bytes");
 
-/// The catalog's identity, as the journal records it.
+/// The catalog's identity, as the journal records it: its API names in
+/// index order, each folded in with FNV-1a's step and the running hash then
+/// multiplied by 31 (so that names cut differently differ). Not plain
+/// fnv1a64 of the names; fixed, since journals outlive the build.
 uint64_t journalCatalogHash();
 
 class Journal {

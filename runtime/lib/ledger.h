@@ -4,7 +4,9 @@
 // which may be before main or before any constructor of ours ran -- and never
 // destroyed, so events from static destructors after main are still counted).
 //
-//   * acquire()/release() record events at the level of the API's family:
+//   * acquire() and a release's two halves (beginRelease() before the real
+//     call, endRelease() with its outcome) record events at the level of the
+//     API's family:
 //     every recorded event gets the next serial from one atomic counter;
 //     records live in a RecordTable per level, keyed by address (memory
 //     families share one namespace, so a release through the wrong memory
@@ -21,6 +23,8 @@
 //     (implicit_release_is_leak); a handle handed out again is then new;
 //   * finish() runs once at exit, after the application's static destructors:
 //     the leak report, the JSON file, and the exit status;
+//   * reports are made by report.h's formatters from what the ledger hands
+//     them (siteTable(), reportInput()) and written through output.h;
 //   * fork(): the child keeps the parent's records but reports only what it
 //     acquired itself; serials continue from the parent's.
 //

@@ -179,13 +179,6 @@ void startMonitor(Ledger &ledger) {
   startThread(ledger);
 }
 
-bool requestReport() {
-  if (!Started.load() || Pipe[1] < 0)
-    return false;
-  request(kReportRequest);
-  return true;
-}
-
 void restartMonitorInChild(Ledger &ledger) {
   if (Started.load() && Pipe[0] >= 0)
     startThread(ledger);

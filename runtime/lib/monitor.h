@@ -1,17 +1,23 @@
 //===- monitor.h - Reports while the process runs ---------------*- C++ -*-===//
 //
-// Contract: for long-running services, a thread of the ledger's that writes
+// Contract: for long-running services, a thread of the ledger's that
 //
-//   * a report of what is live now, grouped by site, when the process gets
-//     the report signal (report_signal, SIGUSR1 by default) or calls
-//     msledger_report(): the signal handler only writes a byte to a pipe
-//     (async-signal-safe); the report is made on the monitor's thread, which
-//     copies the tables shard by shard, so application threads wait at most
-//     for one shard's copy;
-//   * a JSON snapshot (format in runtime/README.md) every snapshot_interval
-//     seconds into snapshot_dir, each written to a temporary and renamed.
+//   * writes a report of what is live now, grouped by site, when the process
+//     gets the report signal (report_signal, SIGUSR1 by default): the signal
+//     handler only writes a byte to a pipe (async-signal-safe); the report is
+//     made on the monitor's thread (Ledger::reportNow, which copies the
+//     tables shard by shard, so application threads wait at most for one
+//     shard's copy). msledger_report() makes the same report on the calling
+//     thread, synchronously, without the monitor;
+//   * writes a JSON snapshot (format in runtime/README.md) every
+//     snapshot_interval seconds into snapshot_dir, each written to a
+//     temporary and renamed;
+//   * when the journal is on, reserves and prefaults its next chunks each
+//     time a writer enters a new one (Journal::prefault), so that events do
+//     not wait for page faults.
 //
-// Started by the ledger when either is enabled, restarted in a fork child.
+// Started by the ledger when any of these is enabled, restarted in a fork
+// child.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MSLEDGER_RUNTIME_MONITOR_H
@@ -34,8 +40,6 @@ long intervalNamed(const std::string &seconds);
 /// Starts the monitor of `ledger` (once per process) if the ledger's options
 /// ask for it: installs the signal handler, starts the thread.
 void startMonitor(Ledger &ledger);
-/// Asks the monitor for an on-demand report; false if it is not running.
-bool requestReport();
 /// In a fork child: the thread is gone; start a new one.
 void restartMonitorInChild(Ledger &ledger);
 

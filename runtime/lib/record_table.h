@@ -5,8 +5,11 @@
 // of every tracked call:
 //
 //   * 256 shards chosen by hash, each an open-addressed Robin Hood table under
-//     its own spin lock, so threads rarely meet; every operation is O(1)
-//     expected and takes one lock;
+//     its own spin lock, so threads rarely meet. The operations on one key
+//     (acquire, take, restore, find, findFreed) take that key's shard lock
+//     once and are O(1) expected (findFreed scans the shard's remembered
+//     releases); those on the whole table (snapshot, takeIf, lockAll) take
+//     each shard's lock in turn; size() and memoryBytes() take none;
 //   * slots are the records themselves (key + 16 bytes), tables grow by 1.25x
 //     at 90% load, so live records cost 24-34 bytes each;
 //   * each shard remembers its last kFreedPerShard releases, which is how a
