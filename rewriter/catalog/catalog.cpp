@@ -1,5 +1,4 @@
-//===- catalog.cpp - The catalog of tracked APIs
-//---------------------------===//
+//===- catalog.cpp - The catalog of tracked APIs --------------------------===//
 #include "catalog.h"
 
 #include "text_file.h"

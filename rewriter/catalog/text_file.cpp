@@ -1,5 +1,4 @@
-//===- text_file.cpp - Whole-file reads and atomic writes
-//------------------===//
+//===- text_file.cpp - Whole-file reads and atomic writes -----------------===//
 #include "text_file.h"
 
 #include <cerrno>

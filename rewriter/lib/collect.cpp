@@ -1,5 +1,4 @@
-//===- collect.cpp - Finding the catalog's calls in a translation unit
-//-----===//
+//===- collect.cpp - Finding the catalog's calls in a translation unit ----===//
 #include "collect.h"
 
 #include "clang/AST/ASTContext.h"

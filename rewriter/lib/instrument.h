@@ -1,4 +1,4 @@
-//===- instrument.h - Turning collected call sites into file edits -*- C++ -*-//
+//===- instrument.h - Call sites into file edits ----------------*- C++ -*-===//
 //
 // Contract: a file's instrumentation as text, and the two operations over
 // instrumented files. instrument() changes no line's number:

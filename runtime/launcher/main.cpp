@@ -1,5 +1,4 @@
-//===- main.cpp - msledger, the launcher
-//------------------------------------===//
+//===- main.cpp - msledger, the launcher ----------------------------------===//
 //
 // msledger [options] [--] app [args...]
 //

@@ -1,5 +1,4 @@
-//===- api.cpp - The public C interface (msledger/msledger.h)
-//--------------===//
+//===- api.cpp - The public C interface (msledger/msledger.h) -------------===//
 #include "interpose.h"
 #include "ledger.h"
 

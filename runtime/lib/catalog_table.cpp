@@ -1,5 +1,4 @@
-//===- catalog_table.cpp - The catalog as the runtime sees it
-//--------------===//
+//===- catalog_table.cpp - The catalog as the runtime sees it -------------===//
 #include "catalog_table.h"
 
 #include "msledger/msledger.h"

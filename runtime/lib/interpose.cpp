@@ -1,5 +1,4 @@
-//===- interpose.cpp - What the generated interposers stand on
-//-------------===//
+//===- interpose.cpp - What the generated interposers stand on ------------===//
 #include "interpose.h"
 
 #include "ledger.h"

@@ -1,5 +1,4 @@
-//===- ledger.cpp - The ledger: live records, events, errors
-//---------------===//
+//===- ledger.cpp - The ledger: live records, events, errors --------------===//
 #include "ledger.h"
 
 #include "monitor.h"

@@ -1,5 +1,4 @@
-//===- options.cpp - msledger's runtime options
-//----------------------------===//
+//===- options.cpp - msledger's runtime options ---------------------------===//
 #include "options.h"
 
 #include <cerrno>

@@ -1,5 +1,4 @@
-//===- preload.cpp - libmsledger_preload.so: finding the real functions
-//-----===//
+//===- preload.cpp - libmsledger_preload.so: finding the real functions ---===//
 //
 // The interposer library: the generated interposers (one per catalog
 // function) and resolveNext(). It holds no state of its own -- it links

@@ -1,5 +1,4 @@
-//===- record_table.cpp - The ledger's table of live records
-//---------------===//
+//===- record_table.cpp - The ledger's table of live records --------------===//
 #include "record_table.h"
 
 #include <algorithm>

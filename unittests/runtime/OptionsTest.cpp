@@ -1,5 +1,4 @@
-//===- OptionsTest.cpp - MSLEDGER_OPTIONS parsing
-//--------------------------===//
+//===- OptionsTest.cpp - MSLEDGER_OPTIONS parsing -------------------------===//
 #include "options.h"
 
 #include <gtest/gtest.h>

@@ -1,5 +1,4 @@
-//===- StreamTest.cpp - ordered work queues and events
-//---------------------===//
+//===- StreamTest.cpp - ordered work queues and events --------------------===//
 #include "stream.h"
 
 #include <gtest/gtest.h>

@@ -1,5 +1,4 @@
-//===- ledger_benchmark.cpp - what tracking costs
-//---------------------------===//
+//===- ledger_benchmark.cpp - what tracking costs -------------------------===//
 //
 // Google Benchmark. Run through utils/benchmarks/run.py, which runs the Sim
 // benchmarks with and without libmsledger preloaded and prints the ratios.

@@ -1,5 +1,4 @@
-//===- acl_device_api.cpp - aclInit, devices, contexts, streams, events
-//----===//
+//===- acl_device_api.cpp - aclInit, devices, contexts, streams, events ---===//
 #include "runtime.h"
 
 #include <cstdio>

@@ -1,5 +1,4 @@
-//===- acl_dvpp_api.cpp - DVPP memory, descriptors and channels
-//------------===//
+//===- acl_dvpp_api.cpp - DVPP memory, descriptors and channels -----------===//
 #include "acl/dvpp/hi_dvpp.h"
 #include "acl/ops/acl_dvpp.h"
 #include "runtime.h"

@@ -1,5 +1,4 @@
-//===- acl_objects_api.cpp - Data buffers, tensors, datasets, models, ops
-//--===//
+//===- acl_objects_api.cpp - Data buffers, tensors, datasets, models, ops -===//
 #include "runtime.h"
 
 #include <cstdarg>

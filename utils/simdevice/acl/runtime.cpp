@@ -1,5 +1,4 @@
-//===- runtime.cpp - State of the simulated AscendCL runtime
-//---------------===//
+//===- runtime.cpp - State of the simulated AscendCL runtime --------------===//
 #include "runtime.h"
 
 #include <cinttypes>

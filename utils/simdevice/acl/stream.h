@@ -1,5 +1,4 @@
-//===- stream.h - Ordered work queues and events of the simulated device -*- C++
-//-*-//
+//===- stream.h - Ordered work queues and events ----------------*- C++ -*-===//
 //
 // Contract: a Stream runs the tasks given to it one at a time, in the order
 // they were enqueued, on a worker thread of its own (started on first use).

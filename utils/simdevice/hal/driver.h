@@ -1,5 +1,4 @@
-//===- driver.h - The simulated driver: device memory and address spaces -*- C++
-//-*-//
+//===- driver.h - The simulated driver's memory -----------------*- C++ -*-===//
 //
 // Contract: one Driver per process (Driver::instance(), never destroyed, so
 // frees from static destructors after main still work). It owns, per device,

@@ -1,5 +1,4 @@
-//===- hal_api.cpp - C entry points of libascend_hal.so
-//--------------------===//
+//===- hal_api.cpp - C entry points of libascend_hal.so -------------------===//
 //
 // Thin C wrappers over mssim::Driver; see driver.h for the behaviour.
 //

@@ -1,5 +1,4 @@
-//===- process_registry.h - Device memory use shared across processes -*- C++
-//-*-//
+//===- process_registry.h - Memory use across processes ---------*- C++ -*-===//
 //
 // Contract: every process that opens a simulated device publishes one small
 // record, `<runDir>/<pid>.usage`, a shared mapping whose counters it updates on

@@ -1,4 +1,4 @@
-//===- range_allocator.h - Best-fit allocator over an offset range -*- C++ -*-//
+//===- range_allocator.h - Best-fit offset ranges ---------------*- C++ -*-===//
 //
 // Contract: hands out aligned, non-overlapping [offset, offset+size) ranges
 // inside [0, capacity). Best fit, ties broken by the lowest offset, so the same

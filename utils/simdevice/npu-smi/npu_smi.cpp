@@ -1,5 +1,4 @@
-//===- npu_smi.cpp - npu-smi for the simulated CANN device
-//-----------------===//
+//===- npu_smi.cpp - npu-smi for the simulated CANN device ----------------===//
 //
 // `npu-smi info` prints, like the real tool, one block per device with its
 // memory in use and one table of the processes holding device memory, read
