@@ -331,41 +331,12 @@ bool isLink(const CompilerCommand &how) {
   return inputs;
 }
 
-int runLaunched(const std::vector<std::string> &argv,
-                const LaunchSettings &settings) {
-  if (argv.empty()) {
-    llvm::errs() << "msrewrite: error: --launch needs the compiler command "
-                    "after --\n";
-    return 1;
-  }
-  llvm::SmallString<256> cwd;
-  llvm::sys::fs::current_path(cwd);
-  CompilerCommand compile;
-  std::string error;
-  if (!parseCompilerCommand(argv, std::string(cwd.str()), &compile, &error)) {
-    llvm::errs() << "msrewrite: error: " << error << "\n";
-    return 1;
-  }
-  const std::string &root = settings.root;
-  std::vector<std::string> command = compile.wrappers;
-  command.insert(command.end(), compile.command.begin(), compile.command.end());
-  if (!compile.skipReason.empty() || !isProjectFile(compile.source, root)) {
-    // Not one project source: run it as it is, with the ledger's library if
-    // it links.
-    if (compile.skipReason.empty() || !isLink(compile))
-      return runProgram(command.empty() ? argv : command, "", "");
-    std::vector<std::string> flags = settings.linkFlags;
-    command.insert(command.end(), flags.begin(), flags.end());
-    return runProgram(command, "", "");
-  }
+namespace {
 
-  std::set<std::string> additions;
-  std::optional<Catalog> catalog = loadCatalogs(
-      settings.catalog, settings.catalogAdditions, &additions, &error);
-  if (!catalog) {
-    llvm::errs() << "msrewrite: error: " << error << "\n";
-    return 1;
-  }
+/// The command clang parses: the compiler's, gcc-only flags left out, with
+/// --extra-arg-before and --extra-arg.
+SingleCommandDatabase parseDatabase(const CompilerCommand &compile,
+                                    const LaunchSettings &settings) {
   std::vector<std::string> parseCommand = {compile.command[0]};
   parseCommand.insert(parseCommand.end(), settings.extraArgsBefore.begin(),
                       settings.extraArgsBefore.end());
@@ -374,44 +345,16 @@ int runLaunched(const std::vector<std::string> &argv,
       parseCommand.push_back(compile.command[i]);
   parseCommand.insert(parseCommand.end(), settings.extraArgs.begin(),
                       settings.extraArgs.end());
-  SingleCommandDatabase database(CompileCommand(
-      compile.directory, compile.source, parseCommand, compile.output));
-  // Clang's diagnostics are kept back: if the compiler itself rejects the
-  // source, its own messages are the ones to show.
-  std::string diagnosticText;
-  llvm::raw_string_ostream diagnosticStream(diagnosticText);
-  IntrusiveRefCntPtr<DiagnosticOptions> diagnosticOptions(
-      new DiagnosticOptions);
-  TextDiagnosticPrinter diagnostics(diagnosticStream, diagnosticOptions.get());
-  RewritePlan rewrite =
-      planRewrite(database, {compile.source}, *catalog, additions, root,
-                  settings.parse, /*jobs=*/1, &diagnostics);
-  for (const std::string &file : rewrite.instrumented)
-    llvm::errs() << alreadyInstrumentedNote(file) << "\n";
-  if (!rewrite.failedFiles.empty()) {
-    int status = runProgram(command, "", "");
-    if (status != 0)
-      return status;
-    diagnosticStream.flush();
-    llvm::errs() << diagnosticText << "msrewrite: error: " << compile.source
-                 << " compiles, but not with clang " << LLVM_VERSION_STRING
-                 << " (above), so it cannot be instrumented\n";
-    if (!compile.output.empty())
-      llvm::sys::fs::remove(compile.output);
-    return 1;
-  }
-  for (const std::string &note : rewrite.notes)
-    llvm::errs() << note << "\n";
-  if (rewrite.files.empty()) {
-    // Nothing to rewrite: the original compiles, with the ledger's header if
-    // it was rewritten in place before (msrewrite -i).
-    if (!rewrite.instrumented.empty()) {
-      std::vector<std::string> flags = settings.compileFlags;
-      command.insert(command.end(), flags.begin(), flags.end());
-    }
-    return runProgram(command, "", "");
-  }
+  return SingleCommandDatabase(CompileCommand(compile.directory, compile.source,
+                                              parseCommand, compile.output));
+}
 
+/// Compiles the mirror's copy of the source with `compile`'s command, its
+/// output and dependency file naming the project's files; the exit status.
+int compileMirrored(const CompilerCommand &compile, const RewritePlan &rewrite,
+                    const LaunchSettings &settings) {
+  const std::string &root = settings.root;
+  std::string error;
   std::string mirror = launchMirror(compile, settings.keepDir, &error);
   std::set<std::string> written;
   auto note = [](const std::string &text) { llvm::errs() << text << "\n"; };
@@ -448,6 +391,79 @@ int runLaunched(const std::vector<std::string> &argv,
   if (settings.keepDir.empty())
     llvm::sys::fs::remove_directories(mirror);
   return status;
+}
+
+} // namespace
+
+int runLaunched(const std::vector<std::string> &argv,
+                const LaunchSettings &settings) {
+  if (argv.empty()) {
+    llvm::errs() << "msrewrite: error: --launch needs the compiler command "
+                    "after --\n";
+    return 1;
+  }
+  llvm::SmallString<256> cwd;
+  llvm::sys::fs::current_path(cwd);
+  CompilerCommand compile;
+  std::string error;
+  if (!parseCompilerCommand(argv, std::string(cwd.str()), &compile, &error)) {
+    llvm::errs() << "msrewrite: error: " << error << "\n";
+    return 1;
+  }
+  std::vector<std::string> command = compile.wrappers;
+  command.insert(command.end(), compile.command.begin(), compile.command.end());
+  if (!compile.skipReason.empty() ||
+      !isProjectFile(compile.source, settings.root)) {
+    // Not one project source: run it as it is, with the ledger's library if
+    // it links.
+    if (compile.skipReason.empty() || !isLink(compile))
+      return runProgram(command.empty() ? argv : command, "", "");
+    command.insert(command.end(), settings.linkFlags.begin(),
+                   settings.linkFlags.end());
+    return runProgram(command, "", "");
+  }
+  std::set<std::string> additions;
+  std::optional<Catalog> catalog = loadCatalogs(
+      settings.catalog, settings.catalogAdditions, &additions, &error);
+  if (!catalog) {
+    llvm::errs() << "msrewrite: error: " << error << "\n";
+    return 1;
+  }
+  // Clang's diagnostics are kept back: if the compiler itself rejects the
+  // source, its own messages are the ones to show.
+  std::string diagnosticText;
+  llvm::raw_string_ostream diagnosticStream(diagnosticText);
+  IntrusiveRefCntPtr<DiagnosticOptions> diagnosticOptions(
+      new DiagnosticOptions);
+  TextDiagnosticPrinter diagnostics(diagnosticStream, diagnosticOptions.get());
+  RewritePlan rewrite = planRewrite(
+      parseDatabase(compile, settings), {compile.source}, *catalog, additions,
+      settings.root, settings.parse, /*jobs=*/1, &diagnostics);
+  for (const std::string &file : rewrite.instrumented)
+    llvm::errs() << alreadyInstrumentedNote(file) << "\n";
+  if (!rewrite.failedFiles.empty()) {
+    int status = runProgram(command, "", "");
+    if (status != 0)
+      return status;
+    diagnosticStream.flush();
+    llvm::errs() << diagnosticText << "msrewrite: error: " << compile.source
+                 << " compiles, but not with clang " << LLVM_VERSION_STRING
+                 << " (above), so it cannot be instrumented\n";
+    if (!compile.output.empty())
+      llvm::sys::fs::remove(compile.output);
+    return 1;
+  }
+  for (const std::string &note : rewrite.notes)
+    llvm::errs() << note << "\n";
+  if (rewrite.files.empty()) {
+    // Nothing to rewrite: the original compiles, with the ledger's header if
+    // it was rewritten in place before (msrewrite -i).
+    if (!rewrite.instrumented.empty())
+      command.insert(command.end(), settings.compileFlags.begin(),
+                     settings.compileFlags.end());
+    return runProgram(command, "", "");
+  }
+  return compileMirrored(compile, rewrite, settings);
 }
 
 } // namespace msledger
