@@ -297,7 +297,9 @@ ACL_FUNC_VISIBILITY aclError aclrtDestroyStream(aclrtStream stream) {
                   "the default stream cannot be destroyed");
     doomed = rt.detachStream(object);
   }
-  doomed->queue.reset();
+  std::vector<std::unique_ptr<StreamObject>> streams;
+  streams.push_back(std::move(doomed));
+  destroyStreams(streams);
   return ACL_SUCCESS;
 }
 

@@ -50,8 +50,11 @@ std::string hexAddress(const void *address) {
 }
 
 void destroyStreams(std::vector<std::unique_ptr<StreamObject>> &streams) {
-  for (auto &stream : streams)
+  for (auto &stream : streams) {
+    Stream *queue = stream->queue.get();
     stream->queue.reset(); // waits for its queued work
+    forgetCallbackThread(queue);
+  }
   streams.clear();
 }
 

@@ -174,6 +174,10 @@ MSSIM_SHARED int32_t currentDevice();
 /// or null with the error recorded for `api` in *status.
 MSSIM_SHARED Stream *queueFor(const char *api, aclrtStream stream,
                               aclError *status);
+/// A destroyed stream's callback thread binding ends with it
+/// (acl_callback_api.cpp), so a stream made later at the same address starts
+/// unbound.
+void forgetCallbackThread(Stream *queue);
 /// Under no lock: synchronises and destroys streams released by the runtime.
 MSSIM_SHARED void
 destroyStreams(std::vector<std::unique_ptr<StreamObject>> &streams);

@@ -123,6 +123,11 @@ typedef enum {
 } aclMemType;
 
 /* Data buffers: a (pointer, size) pair handed to models and operators. */
+/* IEEE 754 half precision, as the device computes it: exact to float; from
+ * float rounded to nearest, ties to even. */
+ACL_FUNC_VISIBILITY float aclFloat16ToFloat(aclFloat16 value);
+ACL_FUNC_VISIBILITY aclFloat16 aclFloatToFloat16(float value);
+
 ACL_FUNC_VISIBILITY aclDataBuffer *aclCreateDataBuffer(void *data, size_t size);
 ACL_FUNC_VISIBILITY aclError
 aclDestroyDataBuffer(const aclDataBuffer *dataBuffer);

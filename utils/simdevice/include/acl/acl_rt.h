@@ -33,6 +33,15 @@ typedef enum aclrtEventRecordedStatus {
   ACL_EVENT_RECORDED_STATUS_COMPLETE = 1
 } aclrtEventRecordedStatus;
 
+typedef enum aclrtCallbackBlockType {
+  ACL_CALLBACK_NO_BLOCK,
+  ACL_CALLBACK_BLOCK
+} aclrtCallbackBlockType;
+
+/* A host function a stream runs, on the thread bound to it
+ * (aclrtSubscribeReport), inside that thread's aclrtProcessReport. */
+typedef void (*aclrtCallback)(void *userData);
+
 typedef enum aclrtMemcpyKind {
   ACL_MEMCPY_HOST_TO_HOST,
   ACL_MEMCPY_HOST_TO_DEVICE,
@@ -146,6 +155,14 @@ ACL_FUNC_VISIBILITY aclError aclrtGetCurrentContext(aclrtContext *context);
 ACL_FUNC_VISIBILITY aclError aclrtCreateStream(aclrtStream *stream);
 ACL_FUNC_VISIBILITY aclError aclrtDestroyStream(aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStream(aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtSubscribeReport(uint64_t threadId,
+                                                  aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError
+aclrtLaunchCallback(aclrtCallback fn, void *userData,
+                    aclrtCallbackBlockType blockType, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtProcessReport(int32_t timeout);
+ACL_FUNC_VISIBILITY aclError aclrtUnSubscribeReport(uint64_t threadId,
+                                                    aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEvent(aclrtStream stream,
                                                   aclrtEvent event);
 ACL_FUNC_VISIBILITY aclError aclrtCreateEvent(aclrtEvent *event);
