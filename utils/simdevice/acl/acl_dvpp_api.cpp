@@ -1,30 +1,12 @@
 //===- acl_dvpp_api.cpp - DVPP memory, descriptors and channels -----------===//
 #include "acl/dvpp/hi_dvpp.h"
 #include "acl/ops/acl_dvpp.h"
+#include "dvpp_objects.h"
 #include "runtime.h"
 
+#include <atomic>
+
 using namespace mssim;
-
-struct acldvppPicDesc {
-  void *data = nullptr;
-  uint32_t size = 0;
-  acldvppPixelFormat format = PIXEL_FORMAT_YUV_SEMIPLANAR_420;
-  uint32_t width = 0;
-  uint32_t height = 0;
-};
-
-struct acldvppRoiConfig {
-  uint32_t left, right, top, bottom;
-};
-
-struct acldvppResizeConfig {
-  uint32_t interpolation = 0;
-};
-
-struct acldvppChannelDesc {
-  void *channelMemory = nullptr; // set while the channel exists
-  int32_t device = -1;
-};
 
 namespace {
 
@@ -134,6 +116,29 @@ acldvppDestroyChannelDesc(acldvppChannelDesc *channelDesc) {
                        HandleKind::ChannelDesc);
 }
 
+ACL_FUNC_VISIBILITY uint64_t
+acldvppGetChannelDescChannelId(const acldvppChannelDesc *channelDesc) {
+  return Runtime::instance().isLive(channelDesc, HandleKind::ChannelDesc)
+             ? channelDesc->channelId
+             : 0;
+}
+
+ACL_FUNC_VISIBILITY aclError
+acldvppSetChannelDescMode(acldvppChannelDesc *channelDesc, uint32_t mode) {
+  constexpr uint32_t all =
+      DVPP_CHNMODE_VPC | DVPP_CHNMODE_JPEGD | DVPP_CHNMODE_JPEGE;
+  if (!Runtime::instance().isLive(channelDesc, HandleKind::ChannelDesc))
+    return fail(ACL_ERROR_INVALID_PARAM, "acldvppSetChannelDescMode",
+                "unknown channel description");
+  if (mode == 0 || (mode & ~all))
+    return fail(ACL_ERROR_INVALID_PARAM, "acldvppSetChannelDescMode",
+                "mode " + std::to_string(mode) +
+                    " is not a combination of DVPP_CHNMODE_VPC, "
+                    "DVPP_CHNMODE_JPEGD and DVPP_CHNMODE_JPEGE");
+  channelDesc->mode = mode;
+  return ACL_SUCCESS;
+}
+
 ACL_FUNC_VISIBILITY aclError
 acldvppCreateChannel(acldvppChannelDesc *channelDesc) {
   Runtime &rt = Runtime::instance();
@@ -153,8 +158,10 @@ acldvppCreateChannel(acldvppChannelDesc *channelDesc) {
   if (error != DRV_ERROR_NONE)
     return fail(fromDriver(error), "acldvppCreateChannel",
                 "cannot allocate the channel's device memory");
+  static std::atomic<uint64_t> nextChannelId{0};
   channelDesc->channelMemory = memory;
   channelDesc->device = device;
+  channelDesc->channelId = nextChannelId++;
   return ACL_SUCCESS;
 }
 

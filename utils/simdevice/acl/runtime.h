@@ -90,7 +90,14 @@ enum class HandleKind {
   PicDesc,
   RoiConfig,
   ResizeConfig,
-  ChannelDesc
+  ChannelDesc,
+  BatchPicDesc,
+  JpegeConfig,
+  StreamDesc,
+  VdecChannelDesc,
+  VdecFrameConfig,
+  VencChannelDesc,
+  VencFrameConfig
 };
 
 class MSSIM_SHARED Runtime {

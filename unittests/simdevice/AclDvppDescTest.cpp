@@ -1,0 +1,136 @@
+//===- AclDvppDescTest.cpp - DVPP descriptions and JPEG headers -----------===//
+#include "AclTestSupport.h"
+#include "acl/ops/acl_dvpp.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+namespace {
+
+using AclDvppDesc = AclTest;
+
+/// The start of a baseline JPEG of `width` x `height` with `components`:
+/// SOI, an APP0 segment, SOF0 -- what the header readers look at.
+std::vector<uint8_t> jpegHeader(uint16_t width, uint16_t height,
+                                uint8_t components) {
+  std::vector<uint8_t> bytes = {0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10, 'J',
+                                'F',  'I',  'F',  0x00, 0x01, 0x01, 0x00,
+                                0x00, 0x01, 0x00, 0x01, 0x00, 0x00};
+  uint16_t length = static_cast<uint16_t>(8 + 3 * components);
+  std::vector<uint8_t> frame = {0xFF,
+                                0xC0,
+                                static_cast<uint8_t>(length >> 8),
+                                static_cast<uint8_t>(length),
+                                8,
+                                static_cast<uint8_t>(height >> 8),
+                                static_cast<uint8_t>(height),
+                                static_cast<uint8_t>(width >> 8),
+                                static_cast<uint8_t>(width),
+                                components};
+  for (uint8_t c = 0; c < components; ++c)
+    frame.insert(frame.end(), {static_cast<uint8_t>(c + 1), 0x11, 0});
+  bytes.insert(bytes.end(), frame.begin(), frame.end());
+  bytes.insert(bytes.end(), {0xFF, 0xD9});
+  return bytes;
+}
+
+} // namespace
+
+TEST_F(AclDvppDesc, PictureDescriptionsKeepEveryField) {
+  acldvppPicDesc *pic = acldvppCreatePicDesc();
+  ASSERT_NE(pic, nullptr);
+  EXPECT_EQ(acldvppSetPicDescWidthStride(pic, 128), ACL_SUCCESS);
+  EXPECT_EQ(acldvppSetPicDescHeightStride(pic, 16), ACL_SUCCESS);
+  EXPECT_EQ(acldvppSetPicDescWidth(pic, 100), ACL_SUCCESS);
+  EXPECT_EQ(acldvppSetPicDescFormat(pic, PIXEL_FORMAT_YVU_SEMIPLANAR_420),
+            ACL_SUCCESS);
+  EXPECT_EQ(acldvppGetPicDescWidthStride(pic), 128u);
+  EXPECT_EQ(acldvppGetPicDescHeightStride(pic), 16u);
+  EXPECT_EQ(acldvppGetPicDescWidth(pic), 100u);
+  EXPECT_EQ(acldvppGetPicDescFormat(pic), PIXEL_FORMAT_YVU_SEMIPLANAR_420);
+  EXPECT_EQ(acldvppDestroyPicDesc(pic), ACL_SUCCESS);
+  // A destroyed description: setters fail, getters give the default.
+  EXPECT_EQ(acldvppSetPicDescWidthStride(pic, 64), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(acldvppGetPicDescWidthStride(pic), 0u);
+  EXPECT_EQ(acldvppGetPicDescFormat(pic), PIXEL_FORMAT_YUV_400);
+}
+
+TEST_F(AclDvppDesc, BatchesHoldPictureDescriptionsOfTheirOwn) {
+  EXPECT_EQ(acldvppCreateBatchPicDesc(0), nullptr);
+  acldvppBatchPicDesc *batch = acldvppCreateBatchPicDesc(3);
+  ASSERT_NE(batch, nullptr);
+  acldvppPicDesc *second = acldvppGetPicDesc(batch, 1);
+  ASSERT_NE(second, nullptr);
+  EXPECT_NE(second, acldvppGetPicDesc(batch, 0));
+  EXPECT_EQ(acldvppGetPicDesc(batch, 3), nullptr);
+  EXPECT_EQ(acldvppSetPicDescHeight(second, 20), ACL_SUCCESS);
+  EXPECT_EQ(acldvppGetPicDescHeight(second), 20u);
+  EXPECT_EQ(acldvppDestroyBatchPicDesc(batch), ACL_SUCCESS);
+  EXPECT_EQ(acldvppSetPicDescHeight(second, 20), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(acldvppDestroyBatchPicDesc(batch), ACL_ERROR_INVALID_PARAM);
+}
+
+TEST_F(AclDvppDesc, VideoDescriptionsAndConfigurations) {
+  aclvdecChannelDesc *vdec = aclvdecCreateChannelDesc();
+  ASSERT_NE(vdec, nullptr);
+  EXPECT_EQ(aclvdecGetChannelDescEnType(vdec), H265_MAIN_LEVEL);
+  EXPECT_EQ(aclvdecSetChannelDescEnType(vdec, H264_HIGH_LEVEL), ACL_SUCCESS);
+  EXPECT_EQ(aclvdecSetChannelDescChannelId(vdec, 7), ACL_SUCCESS);
+  EXPECT_EQ(aclvdecSetChannelDescOutPicWidth(vdec, 1920), ACL_SUCCESS);
+  EXPECT_EQ(aclvdecGetChannelDescEnType(vdec), H264_HIGH_LEVEL);
+  EXPECT_EQ(aclvdecGetChannelDescChannelId(vdec), 7u);
+  EXPECT_EQ(aclvdecGetChannelDescOutPicWidth(vdec), 1920u);
+  EXPECT_EQ(aclvdecDestroyChannelDesc(vdec), ACL_SUCCESS);
+  EXPECT_EQ(aclvdecDestroyChannelDesc(vdec), ACL_ERROR_INVALID_PARAM);
+
+  acldvppStreamDesc *stream = acldvppCreateStreamDesc();
+  EXPECT_EQ(acldvppSetStreamDescEos(stream, 1), ACL_SUCCESS);
+  EXPECT_EQ(acldvppSetStreamDescTimestamp(stream, 42), ACL_SUCCESS);
+  EXPECT_EQ(acldvppGetStreamDescEos(stream), 1u);
+  EXPECT_EQ(acldvppGetStreamDescTimestamp(stream), 42u);
+  EXPECT_EQ(acldvppDestroyStreamDesc(stream), ACL_SUCCESS);
+
+  aclvencFrameConfig *frame = aclvencCreateFrameConfig();
+  EXPECT_EQ(aclvencSetFrameConfigForceIFrame(frame, 1), ACL_SUCCESS);
+  EXPECT_EQ(aclvencGetFrameConfigForceIFrame(frame), 1u);
+  EXPECT_EQ(aclvencDestroyFrameConfig(frame), ACL_SUCCESS);
+
+  acldvppJpegeConfig *jpege = acldvppCreateJpegeConfig();
+  EXPECT_EQ(acldvppSetJpegeConfigLevel(jpege, 101), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(acldvppSetJpegeConfigLevel(jpege, 80), ACL_SUCCESS);
+  EXPECT_EQ(acldvppGetJpegeConfigLevel(jpege), 80u);
+  EXPECT_EQ(acldvppDestroyJpegeConfig(jpege), ACL_SUCCESS);
+
+  acldvppChannelDesc *channel = acldvppCreateChannelDesc();
+  EXPECT_EQ(acldvppSetChannelDescMode(channel, 8), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(acldvppSetChannelDescMode(channel, DVPP_CHNMODE_JPEGD),
+            ACL_SUCCESS);
+  EXPECT_EQ(acldvppDestroyChannelDesc(channel), ACL_SUCCESS);
+}
+
+TEST_F(AclDvppDesc, JpegHeadersAreRead) {
+  std::vector<uint8_t> jpeg = jpegHeader(1023, 767, 3);
+  uint32_t width = 0, height = 0;
+  int32_t components = 0;
+  ASSERT_EQ(acldvppJpegGetImageInfo(jpeg.data(),
+                                    static_cast<uint32_t>(jpeg.size()), &width,
+                                    &height, &components),
+            ACL_SUCCESS);
+  EXPECT_EQ(width, 1023u);
+  EXPECT_EQ(height, 767u);
+  EXPECT_EQ(components, 3);
+  // Decoding to YUV420SP: width aligned to 128, height to 16, 1.5 bytes.
+  uint32_t size = 0;
+  ASSERT_EQ(acldvppJpegPredictDecSize(jpeg.data(),
+                                      static_cast<uint32_t>(jpeg.size()),
+                                      PIXEL_FORMAT_YUV_SEMIPLANAR_420, &size),
+            ACL_SUCCESS);
+  EXPECT_EQ(size, 1024u * 768u * 3 / 2);
+  // Not a JPEG, or cut before its frame header.
+  std::vector<uint8_t> png = {0x89, 'P', 'N', 'G', 0, 0, 0, 0};
+  EXPECT_EQ(acldvppJpegGetImageInfo(png.data(), 8, &width, &height, nullptr),
+            ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(acldvppJpegGetImageInfo(jpeg.data(), 22, &width, &height, nullptr),
+            ACL_ERROR_INVALID_PARAM);
+}

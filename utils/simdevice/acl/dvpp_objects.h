@@ -1,0 +1,92 @@
+//===- dvpp_objects.h - What DVPP's handles are -----------------*- C++ -*-===//
+//
+// Contract: the host objects behind the DVPP handles the application holds
+// (acl/ops/acl_dvpp.h declares them opaque), shared by the channel and
+// memory calls (acl_dvpp_api.cpp) and the description calls
+// (acl_dvpp_desc_api.cpp). Each lives between its create and destroy calls,
+// registered with the runtime under its HandleKind; defaults are the real
+// library's documented ones.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MSSIM_ACL_DVPP_OBJECTS_H
+#define MSSIM_ACL_DVPP_OBJECTS_H
+
+#include "acl/ops/acl_dvpp.h"
+
+#include <cstdint>
+#include <vector>
+
+struct acldvppPicDesc {
+  void *data = nullptr;
+  uint32_t size = 0;
+  acldvppPixelFormat format = PIXEL_FORMAT_YUV_SEMIPLANAR_420;
+  uint32_t width = 0;
+  uint32_t height = 0;
+  uint32_t widthStride = 0;
+  uint32_t heightStride = 0;
+  uint32_t retCode = 0;
+};
+
+struct acldvppBatchPicDesc {
+  std::vector<acldvppPicDesc *> pictures; // registered PicDescs of their own
+};
+
+struct acldvppRoiConfig {
+  uint32_t left, right, top, bottom;
+};
+
+struct acldvppResizeConfig {
+  uint32_t interpolation = 0;
+};
+
+struct acldvppChannelDesc {
+  void *channelMemory = nullptr; // set while the channel exists
+  int32_t device = -1;
+  uint32_t mode = DVPP_CHNMODE_VPC | DVPP_CHNMODE_JPEGD | DVPP_CHNMODE_JPEGE;
+  uint64_t channelId = 0; // given when the channel is created
+};
+
+struct acldvppJpegeConfig {
+  uint32_t level = 100;
+};
+
+struct acldvppStreamDesc {
+  void *data = nullptr;
+  uint32_t size = 0;
+  acldvppStreamFormat format = H264_BASELINE_LEVEL;
+  uint64_t timestamp = 0;
+  uint32_t retCode = 0;
+  uint8_t eos = 0;
+};
+
+struct aclvdecChannelDesc {
+  uint32_t channelId = 0;
+  uint64_t threadId = 0;
+  aclvdecCallback callback = nullptr;
+  acldvppStreamFormat enType = H265_MAIN_LEVEL;
+  acldvppPixelFormat outPicFormat = PIXEL_FORMAT_YUV_SEMIPLANAR_420;
+  uint32_t outPicWidth = 0;
+  uint32_t outPicHeight = 0;
+  uint32_t refFrameNum = 0;
+  uint32_t outMode = 0;
+};
+
+struct aclvdecFrameConfig {};
+
+struct aclvencChannelDesc {
+  uint32_t channelId = 0;
+  uint64_t threadId = 0;
+  aclvencCallback callback = nullptr;
+  acldvppStreamFormat enType = H265_MAIN_LEVEL;
+  acldvppPixelFormat picFormat = PIXEL_FORMAT_YUV_SEMIPLANAR_420;
+  uint32_t picWidth = 0;
+  uint32_t picHeight = 0;
+  uint32_t keyFrameInterval = 0;
+};
+
+struct aclvencFrameConfig {
+  uint8_t forceIFrame = 0;
+  uint8_t eos = 0;
+};
+
+#endif
