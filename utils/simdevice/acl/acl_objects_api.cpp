@@ -1,6 +1,8 @@
 //===- acl_objects_api.cpp - Data buffers, tensors, datasets, models, ops -===//
 #include "runtime.h"
 
+#include <sys/stat.h>
+
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
@@ -23,6 +25,7 @@ struct aclTensorDesc {
 
 struct aclmdlDataset {
   std::vector<aclDataBuffer *> buffers;
+  std::map<size_t, aclTensorDesc *> tensorDescs; // by buffer index
 };
 
 struct aclmdlDesc {
@@ -97,11 +100,13 @@ bool fileSize(const char *path, uint64_t *size) {
   return true;
 }
 
-aclError executeOp(const char *api, const char *opType, int numInputs,
-                   const aclTensorDesc *const inputDesc[],
-                   const aclDataBuffer *const inputs[], int numOutputs,
-                   const aclTensorDesc *const outputDesc[],
-                   aclDataBuffer *const outputs[], aclrtStream stream) {
+} // namespace
+
+aclError mssim::executeOp(const char *api, const char *opType, int numInputs,
+                          const aclTensorDesc *const inputDesc[],
+                          const aclDataBuffer *const inputs[], int numOutputs,
+                          const aclTensorDesc *const outputDesc[],
+                          aclDataBuffer *const outputs[], aclrtStream stream) {
   if (!opType)
     return fail(ACL_ERROR_INVALID_PARAM, api, "opType is null");
   std::string op = opType;
@@ -173,7 +178,7 @@ aclError executeOp(const char *api, const char *opType, int numInputs,
   return ACL_SUCCESS;
 }
 
-} // namespace
+namespace {} // namespace
 
 extern "C" {
 
@@ -448,6 +453,54 @@ ACL_FUNC_VISIBILITY aclError aclmdlLoadFromFileWithMem(
   return loadModel("aclmdlLoadFromFileWithMem", size, modelId, true);
 }
 
+ACL_FUNC_VISIBILITY aclError aclmdlQuerySizeFromMem(const void *model,
+                                                    size_t modelSize,
+                                                    size_t *workSize,
+                                                    size_t *weightSize) {
+  if (!model || !workSize || !weightSize)
+    return fail(ACL_ERROR_INVALID_PARAM, "aclmdlQuerySizeFromMem",
+                "null argument");
+  *workSize = kModelWorkspaceBytes;
+  *weightSize = modelSize;
+  return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclmdlLoadFromMemWithMem(
+    const void *model, size_t modelSize, uint32_t *modelId, void *workPtr,
+    size_t workSize, void *weightPtr, size_t weightSize) {
+  if (!model)
+    return fail(ACL_ERROR_INVALID_PARAM, "aclmdlLoadFromMemWithMem",
+                "model is null");
+  if (!workPtr || !weightPtr || workSize < kModelWorkspaceBytes ||
+      weightSize < modelSize)
+    return fail(ACL_ERROR_INVALID_PARAM, "aclmdlLoadFromMemWithMem",
+                "work or weight memory missing or smaller than "
+                "aclmdlQuerySizeFromMem reports");
+  return loadModel("aclmdlLoadFromMemWithMem", modelSize, modelId, true);
+}
+
+ACL_FUNC_VISIBILITY aclError aclmdlSetDatasetTensorDesc(
+    aclmdlDataset *dataset, aclTensorDesc *tensorDesc, size_t index) {
+  Runtime &rt = Runtime::instance();
+  if (!rt.isLive(dataset, HandleKind::Dataset) ||
+      !rt.isLive(tensorDesc, HandleKind::TensorDesc) ||
+      index >= dataset->buffers.size())
+    return fail(ACL_ERROR_INVALID_PARAM, "aclmdlSetDatasetTensorDesc",
+                "unknown dataset or tensor description, or no buffer at "
+                "index " +
+                    std::to_string(index));
+  dataset->tensorDescs[index] = tensorDesc;
+  return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclTensorDesc *
+aclmdlGetDatasetTensorDesc(const aclmdlDataset *dataset, size_t index) {
+  if (!Runtime::instance().isLive(dataset, HandleKind::Dataset))
+    return nullptr;
+  auto it = dataset->tensorDescs.find(index);
+  return it == dataset->tensorDescs.end() ? nullptr : it->second;
+}
+
 ACL_FUNC_VISIBILITY aclError aclmdlUnload(uint32_t modelId) {
   Runtime &rt = Runtime::instance();
   std::lock_guard<std::mutex> lock(rt.Mutex);
@@ -511,18 +564,26 @@ ACL_FUNC_VISIBILITY aclError aclopExecuteV2(
                    numOutputs, outputDesc, outputs, stream);
 }
 
-ACL_FUNC_VISIBILITY aclError aclopCompileAndExecute(
+ACL_FUNC_VISIBILITY aclError aclopExecute(
     const char *opType, int numInputs, const aclTensorDesc *const inputDesc[],
     const aclDataBuffer *const inputs[], int numOutputs,
     const aclTensorDesc *const outputDesc[], aclDataBuffer *const outputs[],
-    const aclopAttr *attr, aclopEngineType engineType,
-    aclopCompileType compileFlag, const char *opPath, aclrtStream stream) {
+    const aclopAttr *attr, aclrtStream stream) {
   (void)attr;
-  (void)engineType;
-  (void)compileFlag;
-  (void)opPath;
-  return executeOp("aclopCompileAndExecute", opType, numInputs, inputDesc,
-                   inputs, numOutputs, outputDesc, outputs, stream);
+  return executeOp("aclopExecute", opType, numInputs, inputDesc, inputs,
+                   numOutputs, outputDesc, outputs, stream);
+}
+
+ACL_FUNC_VISIBILITY aclError aclopSetModelDir(const char *modelDir) {
+  // The operators run on the host: the directory's .om files are not read,
+  // but it must be one.
+  struct stat st;
+  if (!modelDir)
+    return fail(ACL_ERROR_INVALID_PARAM, "aclopSetModelDir", "null directory");
+  if (stat(modelDir, &st) != 0 || !S_ISDIR(st.st_mode))
+    return fail(ACL_ERROR_READ_MODEL_FAILURE, "aclopSetModelDir",
+                std::string(modelDir) + " is not a directory");
+  return ACL_SUCCESS;
 }
 
 } // extern "C"

@@ -181,6 +181,14 @@ MSSIM_SHARED int32_t currentDevice();
 /// or null with the error recorded for `api` in *status.
 MSSIM_SHARED Stream *queueFor(const char *api, aclrtStream stream,
                               aclError *status);
+/// Runs the element-wise operator `opType` (Add, Sub, Mul) on `stream`:
+/// what aclopExecuteV2, aclopExecute and libacl_op_compiler.so's
+/// aclopCompileAndExecute do. The error code, with it recorded for `api`.
+MSSIM_SHARED aclError executeOp(
+    const char *api, const char *opType, int numInputs,
+    const aclTensorDesc *const inputDesc[], const aclDataBuffer *const inputs[],
+    int numOutputs, const aclTensorDesc *const outputDesc[],
+    aclDataBuffer *const outputs[], aclrtStream stream);
 /// A destroyed stream's callback thread binding ends with it
 /// (acl_callback_api.cpp), so a stream made later at the same address starts
 /// unbound.

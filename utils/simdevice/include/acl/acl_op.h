@@ -13,7 +13,15 @@
 extern "C" {
 #endif
 
+typedef struct aclopHandle aclopHandle;
 typedef struct aclopAttr aclopAttr;
+typedef struct aclopKernelDesc aclopKernelDesc;
+
+typedef void (*aclDataDeallocator)(void *data, size_t length);
+
+/* A `const int` in the real header; an enumerator here (the same value, no
+ * storage), so that C files including it neither define it twice nor warn. */
+enum { ACL_COMPILE_FLAG_BIN_SELECTOR = 1 };
 
 typedef enum aclEngineType {
   ACL_ENGINE_SYS,
@@ -21,10 +29,15 @@ typedef enum aclEngineType {
   ACL_ENGINE_VECTOR
 } aclopEngineType;
 
-typedef enum aclCompileType {
-  ACL_COMPILE_SYS,
-  ACL_COMPILE_UNREGISTERED
-} aclopCompileType;
+typedef aclError (*aclopCompileFunc)(int numInputs,
+                                     const aclTensorDesc *const inputDesc[],
+                                     int numOutputs,
+                                     const aclTensorDesc *const outputDesc[],
+                                     const aclopAttr *opAttr,
+                                     aclopKernelDesc *aclopKernelDesc);
+
+ACL_FUNC_VISIBILITY aclError aclopSetModelDir(const char *modelDir);
+ACL_FUNC_VISIBILITY aclError aclopLoad(const void *model, size_t modelSize);
 
 ACL_FUNC_VISIBILITY aclopAttr *aclopCreateAttr(void);
 ACL_FUNC_VISIBILITY void aclopDestroyAttr(const aclopAttr *attr);
@@ -37,22 +50,70 @@ ACL_FUNC_VISIBILITY aclError aclopSetAttrInt(aclopAttr *attr,
 ACL_FUNC_VISIBILITY aclError aclopSetAttrFloat(aclopAttr *attr,
                                                const char *attrName,
                                                float attrValue);
+ACL_FUNC_VISIBILITY aclError aclopSetAttrString(aclopAttr *attr,
+                                                const char *attrName,
+                                                const char *attrValue);
+ACL_FUNC_VISIBILITY aclError aclopSetAttrListBool(aclopAttr *attr,
+                                                  const char *attrName,
+                                                  int numValues,
+                                                  const uint8_t *values);
+ACL_FUNC_VISIBILITY aclError aclopSetAttrListInt(aclopAttr *attr,
+                                                 const char *attrName,
+                                                 int numValues,
+                                                 const int64_t *values);
+ACL_FUNC_VISIBILITY aclError aclopSetAttrListFloat(aclopAttr *attr,
+                                                   const char *attrName,
+                                                   int numValues,
+                                                   const float *values);
+ACL_FUNC_VISIBILITY aclError aclopSetAttrListString(aclopAttr *attr,
+                                                    const char *attrName,
+                                                    int numValues,
+                                                    const char **values);
+ACL_FUNC_VISIBILITY aclError
+aclopSetAttrListListInt(aclopAttr *attr, const char *attrName, int numLists,
+                        const int *numValues, const int64_t *const values[]);
 
 /*
  * The simulated device implements the element-wise operators "Add", "Sub" and
- * "Mul" on ACL_FLOAT, ACL_INT32 and ACL_INT64 tensors of equal shape; any other
- * operator returns ACL_ERROR_OP_NOT_FOUND.
+ * "Mul" on ACL_FLOAT, ACL_INT32 and ACL_INT64 tensors of equal shape
+ * (aclopExecuteV2, aclopExecute, and aclopCompileAndExecute in
+ * acl/acl_op_compiler.h); any other operator returns ACL_ERROR_OP_NOT_FOUND.
  */
 ACL_FUNC_VISIBILITY aclError aclopExecuteV2(
     const char *opType, int numInputs, aclTensorDesc *inputDesc[],
     aclDataBuffer *inputs[], int numOutputs, aclTensorDesc *outputDesc[],
     aclDataBuffer *outputs[], aclopAttr *attr, aclrtStream stream);
-ACL_FUNC_VISIBILITY aclError aclopCompileAndExecute(
+ACL_FUNC_VISIBILITY aclError aclopExecute(
     const char *opType, int numInputs, const aclTensorDesc *const inputDesc[],
     const aclDataBuffer *const inputs[], int numOutputs,
     const aclTensorDesc *const outputDesc[], aclDataBuffer *const outputs[],
-    const aclopAttr *attr, aclopEngineType engineType,
-    aclopCompileType compileFlag, const char *opPath, aclrtStream stream);
+    const aclopAttr *attr, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclopCreateHandle(
+    const char *opType, int numInputs, const aclTensorDesc *const inputDesc[],
+    int numOutputs, const aclTensorDesc *const outputDesc[],
+    const aclopAttr *opAttr, aclopHandle **handle);
+ACL_FUNC_VISIBILITY void aclopDestroyHandle(aclopHandle *handle);
+ACL_FUNC_VISIBILITY aclError aclopExecWithHandle(
+    aclopHandle *handle, int numInputs, const aclDataBuffer *const inputs[],
+    int numOutputs, aclDataBuffer *const outputs[], aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclopCast(const aclTensorDesc *srcDesc,
+                                       const aclDataBuffer *srcBuffer,
+                                       const aclTensorDesc *dstDesc,
+                                       aclDataBuffer *dstBuffer,
+                                       uint8_t truncate, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclopCreateHandleForCast(aclTensorDesc *srcDesc,
+                                                      aclTensorDesc *dstDesc,
+                                                      uint8_t truncate,
+                                                      aclopHandle **handle);
+ACL_FUNC_VISIBILITY aclError aclopCreateKernel(const char *opType,
+                                               const char *kernelId,
+                                               const char *kernelName,
+                                               void *binData, int binSize,
+                                               aclopEngineType enginetype,
+                                               aclDataDeallocator deallocator);
+ACL_FUNC_VISIBILITY aclError aclopRegisterCompileFunc(const char *opType,
+                                                      aclopCompileFunc func);
+ACL_FUNC_VISIBILITY aclError aclopUnregisterCompileFunc(const char *opType);
 
 #ifdef __cplusplus
 }
