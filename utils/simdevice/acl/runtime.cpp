@@ -8,6 +8,7 @@ namespace mssim {
 
 thread_local ContextObject *Runtime::CurrentContext = nullptr;
 thread_local std::string RecentError;
+thread_local aclError LastError = ACL_SUCCESS;
 
 Runtime &Runtime::instance() {
   // Leaked on purpose: applications release resources from static destructors.
@@ -18,6 +19,7 @@ Runtime &Runtime::instance() {
 aclError fail(aclError code, const char *api, const std::string &message) {
   RecentError = std::string(api) + ": " + message + " (error " +
                 std::to_string(code) + ")";
+  LastError = code;
   return code;
 }
 
@@ -197,6 +199,13 @@ bool Runtime::removeHandle(const void *handle, HandleKind kind) {
 }
 
 } // namespace mssim
+
+aclError mssim::lastError(bool clear) {
+  aclError code = LastError;
+  if (clear)
+    LastError = ACL_SUCCESS;
+  return code;
+}
 
 extern "C" ACL_FUNC_VISIBILITY const char *aclGetRecentErrMsg(void) {
   // The message is handed out once, as the real runtime does.

@@ -156,6 +156,9 @@ MSSIM_SHARED aclError fail(aclError code, const char *api,
                            const std::string &message);
 /// The ACL error for a driver error.
 MSSIM_SHARED aclError fromDriver(drvError_t error);
+/// The code of the last call that failed on this thread (fail()), or
+/// ACL_SUCCESS; `clear` forgets it (aclrtGetLastError, Peek does not).
+MSSIM_SHARED aclError lastError(bool clear);
 MSSIM_SHARED std::string hexAddress(const void *address);
 /// Registers a newly created handle object and returns it.
 template <typename T> T *trackHandle(T *object, HandleKind kind) {

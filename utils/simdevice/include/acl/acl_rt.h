@@ -15,6 +15,15 @@
 extern "C" {
 #endif
 
+#define ACL_EVENT_SYNC 0x00000001U
+#define ACL_EVENT_TIME_LINE 0x00000008U
+
+#define ACL_STREAM_FAST_LAUNCH 0x00000001U
+#define ACL_STREAM_FAST_SYNC 0x00000002U
+
+#define ACL_CONTINUE_ON_FAILURE 0x00000000U
+#define ACL_STOP_ON_FAILURE 0x00000001U
+
 typedef void *aclrtStream;
 typedef void *aclrtEvent;
 typedef void *aclrtContext;
@@ -32,6 +41,38 @@ typedef enum aclrtEventRecordedStatus {
   ACL_EVENT_RECORDED_STATUS_NOT_READY = 0,
   ACL_EVENT_RECORDED_STATUS_COMPLETE = 1
 } aclrtEventRecordedStatus;
+
+typedef enum aclrtTsId {
+  ACL_TS_ID_AICORE = 0,
+  ACL_TS_ID_AIVECTOR = 1,
+  ACL_TS_ID_RESERVED = 2
+} aclrtTsId;
+
+typedef enum aclrtEventWaitStatus {
+  ACL_EVENT_WAIT_STATUS_COMPLETE = 0,
+  ACL_EVENT_WAIT_STATUS_NOT_READY = 1,
+  ACL_EVENT_WAIT_STATUS_RESERVED = 0xFFFF
+} aclrtEventWaitStatus;
+
+typedef enum aclrtStreamStatus {
+  ACL_STREAM_STATUS_COMPLETE = 0,
+  ACL_STREAM_STATUS_NOT_READY = 1,
+  ACL_STREAM_STATUS_RESERVED = 0xFFFF
+} aclrtStreamStatus;
+
+typedef enum aclrtLastErrLevel { ACL_RT_THREAD_LEVEL = 0 } aclrtLastErrLevel;
+
+typedef struct aclrtUtilizationExtendInfo aclrtUtilizationExtendInfo;
+typedef struct aclrtUtilizationInfo {
+  int32_t cubeUtilization;
+  int32_t vectorUtilization;
+  int32_t aicpuUtilization;
+  int32_t memoryUtilization;
+  aclrtUtilizationExtendInfo *utilizationExtend; /* reserved: null */
+} aclrtUtilizationInfo;
+
+typedef struct rtExceptionInfo aclrtExceptionInfo;
+typedef void (*aclrtExceptionInfoCallback)(aclrtExceptionInfo *exceptionInfo);
 
 typedef enum aclrtCallbackBlockType {
   ACL_CALLBACK_NO_BLOCK,
@@ -155,6 +196,63 @@ ACL_FUNC_VISIBILITY aclError aclrtGetCurrentContext(aclrtContext *context);
 ACL_FUNC_VISIBILITY aclError aclrtCreateStream(aclrtStream *stream);
 ACL_FUNC_VISIBILITY aclError aclrtDestroyStream(aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStream(aclrtStream stream);
+/* Errors, exceptions, timeouts. */
+ACL_FUNC_VISIBILITY aclError aclrtPeekAtLastError(aclrtLastErrLevel level);
+ACL_FUNC_VISIBILITY aclError aclrtGetLastError(aclrtLastErrLevel level);
+ACL_FUNC_VISIBILITY aclError
+aclrtSetExceptionInfoCallback(aclrtExceptionInfoCallback callback);
+ACL_FUNC_VISIBILITY uint32_t
+aclrtGetTaskIdFromExceptionInfo(const aclrtExceptionInfo *info);
+ACL_FUNC_VISIBILITY uint32_t
+aclrtGetStreamIdFromExceptionInfo(const aclrtExceptionInfo *info);
+ACL_FUNC_VISIBILITY uint32_t
+aclrtGetThreadIdFromExceptionInfo(const aclrtExceptionInfo *info);
+ACL_FUNC_VISIBILITY uint32_t
+aclrtGetDeviceIdFromExceptionInfo(const aclrtExceptionInfo *info);
+ACL_FUNC_VISIBILITY uint32_t
+aclrtGetErrorCodeFromExceptionInfo(const aclrtExceptionInfo *info);
+ACL_FUNC_VISIBILITY aclError aclrtSetOpWaitTimeout(uint32_t timeout);
+ACL_FUNC_VISIBILITY aclError aclrtSetOpExecuteTimeOut(uint32_t timeout);
+
+/* More of devices, streams and events. */
+ACL_FUNC_VISIBILITY aclError aclrtResetDeviceForce(int32_t deviceId);
+ACL_FUNC_VISIBILITY aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout);
+ACL_FUNC_VISIBILITY aclError aclrtSetTsDevice(aclrtTsId tsId);
+ACL_FUNC_VISIBILITY aclError aclrtGetDeviceUtilizationRate(
+    int32_t deviceId, aclrtUtilizationInfo *utilizationInfo);
+ACL_FUNC_VISIBILITY aclError aclrtDeviceCanAccessPeer(int32_t *canAccessPeer,
+                                                      int32_t deviceId,
+                                                      int32_t peerDeviceId);
+ACL_FUNC_VISIBILITY aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId,
+                                                         uint32_t flags);
+ACL_FUNC_VISIBILITY aclError aclrtDeviceDisablePeerAccess(int32_t peerDeviceId);
+ACL_FUNC_VISIBILITY aclError aclrtCreateStreamWithConfig(aclrtStream *stream,
+                                                         uint32_t priority,
+                                                         uint32_t flag);
+ACL_FUNC_VISIBILITY aclError aclrtDestroyStreamForce(aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtSetStreamFailureMode(aclrtStream stream,
+                                                       uint64_t mode);
+ACL_FUNC_VISIBILITY aclError
+aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout);
+ACL_FUNC_VISIBILITY aclError aclrtStreamQuery(aclrtStream stream,
+                                              aclrtStreamStatus *status);
+ACL_FUNC_VISIBILITY aclError aclrtQueryEvent(aclrtEvent event,
+                                             aclrtEventStatus *status);
+ACL_FUNC_VISIBILITY aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event,
+                                                              int32_t timeout);
+
+/* Two-dimensional copies: `height` rows of `width` bytes, each row
+ * `spitch` bytes after the last in the source, `dpitch` in the destination. */
+ACL_FUNC_VISIBILITY aclError aclrtMemcpy2d(void *dst, size_t dpitch,
+                                           const void *src, size_t spitch,
+                                           size_t width, size_t height,
+                                           aclrtMemcpyKind kind);
+ACL_FUNC_VISIBILITY aclError aclrtMemcpy2dAsync(void *dst, size_t dpitch,
+                                                const void *src, size_t spitch,
+                                                size_t width, size_t height,
+                                                aclrtMemcpyKind kind,
+                                                aclrtStream stream);
+
 ACL_FUNC_VISIBILITY aclError aclrtSubscribeReport(uint64_t threadId,
                                                   aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError
