@@ -93,6 +93,15 @@ Stream *queueFor(const char *api, aclrtStream stream, aclError *status) {
   return nullptr;
 }
 
+aclError enqueueTask(const char *api, aclrtStream stream, Stream::Task task) {
+  aclError status = ACL_SUCCESS;
+  Stream *queue = queueFor(api, stream, &status);
+  if (!queue)
+    return status;
+  queue->enqueue(std::move(task));
+  return ACL_SUCCESS;
+}
+
 ContextObject *Runtime::defaultContextOf(int32_t device) {
   for (ContextObject *context : Contexts)
     if (context->device == device && context->isDefault)

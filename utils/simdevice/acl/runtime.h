@@ -196,6 +196,10 @@ MSSIM_SHARED aclError executeOp(
 /// (acl_callback_api.cpp), so a stream made later at the same address starts
 /// unbound.
 void forgetCallbackThread(Stream *queue);
+/// Queues `task` on `stream` (null: the default stream), for the libraries
+/// above libascendcl.so (BLAS); the error if there is no such stream.
+MSSIM_SHARED aclError enqueueTask(const char *api, aclrtStream stream,
+                                  Stream::Task task);
 /// Under no lock: synchronises and destroys streams released by the runtime.
 MSSIM_SHARED void
 destroyStreams(std::vector<std::unique_ptr<StreamObject>> &streams);
