@@ -134,3 +134,44 @@ TEST_F(AclDvppDesc, JpegHeadersAreRead) {
   EXPECT_EQ(acldvppJpegGetImageInfo(jpeg.data(), 22, &width, &height, nullptr),
             ACL_ERROR_INVALID_PARAM);
 }
+
+TEST_F(AclDvppDesc, ResizingChecksWhatTheHardwareChecks) {
+  acldvppChannelDesc *channel = acldvppCreateChannelDesc();
+  acldvppResizeConfig *resize = acldvppCreateResizeConfig();
+  const uint32_t bytes = 64 * 64 * 3 / 2;
+  void *in = nullptr, *out = nullptr;
+  ASSERT_EQ(acldvppMalloc(&in, bytes), ACL_SUCCESS);
+  ASSERT_EQ(acldvppMalloc(&out, bytes), ACL_SUCCESS);
+  acldvppPicDesc *pics[2] = {acldvppCreatePicDesc(), acldvppCreatePicDesc()};
+  void *data[2] = {in, out};
+  for (int i = 0; i < 2; ++i) {
+    acldvppSetPicDescData(pics[i], data[i]);
+    acldvppSetPicDescSize(pics[i], bytes);
+    acldvppSetPicDescWidth(pics[i], 64);
+    acldvppSetPicDescHeight(pics[i], 64);
+    acldvppSetPicDescWidthStride(pics[i], 64);
+    acldvppSetPicDescHeightStride(pics[i], 64);
+  }
+  // No channel yet.
+  EXPECT_EQ(acldvppVpcResizeAsync(channel, pics[0], pics[1], resize, nullptr),
+            ACL_ERROR_INVALID_PARAM);
+  ASSERT_EQ(acldvppCreateChannel(channel), ACL_SUCCESS);
+  EXPECT_EQ(acldvppVpcResizeAsync(channel, pics[0], pics[1], resize, nullptr),
+            ACL_SUCCESS);
+  // A width stride that is no multiple of 16; an RGB picture.
+  acldvppSetPicDescWidthStride(pics[1], 72);
+  EXPECT_EQ(acldvppVpcResizeAsync(channel, pics[0], pics[1], resize, nullptr),
+            ACL_ERROR_INVALID_PARAM);
+  acldvppSetPicDescWidthStride(pics[1], 64);
+  acldvppSetPicDescFormat(pics[0], PIXEL_FORMAT_RGB_888);
+  EXPECT_EQ(acldvppVpcResizeAsync(channel, pics[0], pics[1], resize, nullptr),
+            ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
+  for (acldvppPicDesc *pic : pics)
+    acldvppDestroyPicDesc(pic);
+  acldvppFree(in);
+  acldvppFree(out);
+  acldvppDestroyResizeConfig(resize);
+  EXPECT_EQ(acldvppDestroyChannel(channel), ACL_SUCCESS);
+  acldvppDestroyChannelDesc(channel);
+}

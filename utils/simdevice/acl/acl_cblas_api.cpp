@@ -74,7 +74,9 @@ bool onDevice(const void *pointer) {
   return pointer &&
          drvMemGetAttribute(reinterpret_cast<DVdeviceptr>(pointer), &attr) ==
              DRV_ERROR_NONE &&
-         (attr.memType == DV_MEM_LOCK_DEV || attr.memType == DV_MEM_SVM_DEVICE);
+         (attr.memType == DV_MEM_LOCK_DEV ||
+          attr.memType == DV_MEM_LOCK_DEV_DVPP ||
+          attr.memType == DV_MEM_SVM_DEVICE);
 }
 
 /// `count` elements of `type` at `pointer`, read through the driver.

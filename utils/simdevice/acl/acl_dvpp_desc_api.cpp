@@ -37,14 +37,14 @@ constexpr HandleKind kStream = HandleKind::StreamDesc;
 constexpr HandleKind kVdec = HandleKind::VdecChannelDesc;
 constexpr HandleKind kVenc = HandleKind::VencChannelDesc;
 
-uint32_t alignUp(uint32_t value, uint32_t alignment) {
+} // namespace
+
+uint32_t mssim::alignUp(uint32_t value, uint32_t alignment) {
   return (value + alignment - 1) / alignment * alignment;
 }
 
-/// What a JPEG's start-of-frame says: width, height, components. False if
-/// `data` holds no JPEG with one (a marker walk over the header).
-bool jpegFrame(const uint8_t *data, uint32_t size, uint32_t *width,
-               uint32_t *height, int32_t *components) {
+bool mssim::jpegFrame(const uint8_t *data, uint32_t size, uint32_t *width,
+                      uint32_t *height, int32_t *components) {
   if (size < 4 || data[0] != 0xFF || data[1] != 0xD8)
     return false;
   uint32_t at = 2;
@@ -75,8 +75,6 @@ bool jpegFrame(const uint8_t *data, uint32_t size, uint32_t *width,
   }
   return false;
 }
-
-} // namespace
 
 extern "C" {
 

@@ -89,4 +89,16 @@ struct aclvencFrameConfig {
   uint8_t eos = 0;
 };
 
+namespace mssim {
+
+/// `value` rounded up to a multiple of `alignment`.
+uint32_t alignUp(uint32_t value, uint32_t alignment);
+
+/// What a JPEG's start-of-frame says: width, height, components. False if
+/// `data` holds no JPEG with one (a marker walk over the header).
+bool jpegFrame(const uint8_t *data, uint32_t size, uint32_t *width,
+               uint32_t *height, int32_t *components);
+
+} // namespace mssim
+
 #endif
