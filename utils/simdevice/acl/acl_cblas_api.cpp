@@ -69,16 +69,6 @@ bool supported(aclDataType a, aclDataType b, aclDataType c) {
          (a == ACL_INT8 && (c == ACL_FLOAT || c == ACL_INT32));
 }
 
-bool onDevice(const void *pointer) {
-  DVattribute attr;
-  return pointer &&
-         drvMemGetAttribute(reinterpret_cast<DVdeviceptr>(pointer), &attr) ==
-             DRV_ERROR_NONE &&
-         (attr.memType == DV_MEM_LOCK_DEV ||
-          attr.memType == DV_MEM_LOCK_DEV_DVPP ||
-          attr.memType == DV_MEM_SVM_DEVICE);
-}
-
 /// `count` elements of `type` at `pointer`, read through the driver.
 bool readThrough(const void *pointer, aclDataType type, size_t count,
                  std::vector<uint8_t> *out) {
@@ -113,7 +103,7 @@ aclError multiply(const char *api, const Product &p, aclrtStream stream) {
       return fail(ACL_ERROR_INVALID_PARAM, api, "unknown transpose type");
   for (const void *pointer :
        {p.alpha, p.a, p.b, p.beta, static_cast<const void *>(p.c)})
-    if (!onDevice(pointer))
+    if (!inDeviceMemory(pointer))
       return fail(ACL_ERROR_INVALID_PARAM, api,
                   "operands, alpha and beta must be in device memory");
   return enqueueTask(api, stream, [p] {

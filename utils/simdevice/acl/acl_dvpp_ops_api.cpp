@@ -24,16 +24,6 @@ bool isYuv420sp(acldvppPixelFormat format) {
          format == PIXEL_FORMAT_YVU_SEMIPLANAR_420;
 }
 
-bool inDeviceMemory(const void *pointer) {
-  DVattribute attr;
-  return pointer &&
-         drvMemGetAttribute(reinterpret_cast<DVdeviceptr>(pointer), &attr) ==
-             DRV_ERROR_NONE &&
-         (attr.memType == DV_MEM_LOCK_DEV ||
-          attr.memType == DV_MEM_LOCK_DEV_DVPP ||
-          attr.memType == DV_MEM_SVM_DEVICE);
-}
-
 /// The channel, created (acldvppCreateChannel) and live; else an error.
 aclError checkChannel(const char *api, const acldvppChannelDesc *channel,
                       uint32_t mode) {

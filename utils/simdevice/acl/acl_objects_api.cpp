@@ -1,5 +1,5 @@
 //===- acl_objects_api.cpp - Data buffers, tensors, datasets, models, ops -===//
-#include "runtime.h"
+#include "acl_objects.h"
 
 #include <sys/stat.h>
 
@@ -11,30 +11,6 @@
 #include <vector>
 
 using namespace mssim;
-
-struct aclDataBuffer {
-  void *data;
-  size_t size;
-};
-
-struct aclTensorDesc {
-  aclDataType type;
-  aclFormat format;
-  std::vector<int64_t> dims;
-};
-
-struct aclmdlDataset {
-  std::vector<aclDataBuffer *> buffers;
-  std::map<size_t, aclTensorDesc *> tensorDescs; // by buffer index
-};
-
-struct aclmdlDesc {
-  uint32_t modelId = 0;
-};
-
-struct aclopAttr {
-  std::map<std::string, double> values;
-};
 
 namespace {
 
@@ -54,29 +30,37 @@ void elementwise(const std::string &op, const T *a, const T *b, T *out,
                            : a[i] * b[i];
 }
 
-/// Loads a model from bytes: weights go to the device, plus a workspace,
-/// unless the caller supplies both.
-aclError loadModel(const char *api, uint64_t weightSize, uint32_t *modelId,
-                   bool userMemory) {
+/// Loads a model from its bytes: weights go to the device, plus a
+/// workspace, unless the caller supplies both (at least `workSize` and
+/// `weightSize` of them, what the queries report).
+aclError loadModel(const char *api, const std::string &bytes, uint32_t *modelId,
+                   bool userMemory, size_t workSize = 0,
+                   size_t weightSize = 0) {
   if (!modelId)
     return fail(ACL_ERROR_INVALID_PARAM, api, "modelId is null");
-  if (weightSize == 0)
+  if (bytes.empty())
     return fail(ACL_ERROR_MODEL_SIZE_INVALID, api, "the model is empty");
+  ModelObject model;
+  std::string error;
+  if (!readModel(bytes, &model.shape, &error))
+    return fail(ACL_ERROR_PARSE_MODEL, api, error);
+  if (userMemory && (workSize < model.shape.workspaceSize ||
+                     weightSize < model.shape.weightSize))
+    return fail(ACL_ERROR_INVALID_PARAM, api,
+                "work or weight memory smaller than the size query reports");
   Runtime &rt = Runtime::instance();
   std::lock_guard<std::mutex> lock(rt.Mutex);
   ContextObject *context = rt.current();
   if (!context)
     return fail(ACL_ERROR_RT_CONTEXT_NULL, api,
                 "no device is set on this thread");
-  ModelObject model;
   model.device = context->device;
-  model.weightSize = weightSize;
   if (!userMemory) {
-    for (uint64_t bytes :
-         {paddedDeviceSize(weightSize), kModelWorkspaceBytes}) {
+    for (uint64_t size : {paddedDeviceSize(model.shape.weightSize),
+                          model.shape.workspaceSize}) {
       void *memory = nullptr;
       drvError_t error = halMemAlloc(
-          &memory, bytes, driverFlag(context->device, MEM_DEV, GE_MODULE_ID));
+          &memory, size, driverFlag(context->device, MEM_DEV, GE_MODULE_ID));
       if (error != DRV_ERROR_NONE) {
         for (void *allocated : model.deviceMemory)
           halMemFree(allocated);
@@ -92,12 +76,25 @@ aclError loadModel(const char *api, uint64_t weightSize, uint32_t *modelId,
   return ACL_SUCCESS;
 }
 
-bool fileSize(const char *path, uint64_t *size) {
-  std::ifstream file(path, std::ios::binary | std::ios::ate);
+bool readFile(const char *path, std::string *bytes) {
+  std::ifstream file(path, std::ios::binary);
   if (!file)
     return false;
-  *size = static_cast<uint64_t>(file.tellg());
+  bytes->assign(std::istreambuf_iterator<char>(file),
+                std::istreambuf_iterator<char>());
   return true;
+}
+
+/// The sizes a model's bytes need: its description's, or the bytes' own.
+aclError querySize(const char *api, const std::string &bytes, size_t *workSize,
+                   size_t *weightSize) {
+  ModelShape shape;
+  std::string error;
+  if (!readModel(bytes, &shape, &error))
+    return fail(ACL_ERROR_PARSE_MODEL, api, error);
+  *workSize = shape.workspaceSize;
+  *weightSize = shape.weightSize;
+  return ACL_SUCCESS;
 }
 
 } // namespace
@@ -177,8 +174,6 @@ aclError mssim::executeOp(const char *api, const char *opType, int numInputs,
   });
   return ACL_SUCCESS;
 }
-
-namespace {} // namespace
 
 extern "C" {
 
@@ -392,65 +387,20 @@ ACL_FUNC_VISIBILITY aclError aclmdlGetDesc(aclmdlDesc *modelDesc,
     return fail(ACL_ERROR_INVALID_MODEL_ID, "aclmdlGetDesc",
                 "model " + std::to_string(modelId) + " is not loaded");
   modelDesc->modelId = modelId;
+  modelDesc->shape = rt.Models[modelId].shape;
   return ACL_SUCCESS;
-}
-
-ACL_FUNC_VISIBILITY size_t aclmdlGetNumInputs(aclmdlDesc *modelDesc) {
-  (void)modelDesc; // simulated models have no inputs or outputs
-  return 0;
-}
-
-ACL_FUNC_VISIBILITY size_t aclmdlGetNumOutputs(aclmdlDesc *modelDesc) {
-  (void)modelDesc;
-  return 0;
 }
 
 ACL_FUNC_VISIBILITY aclError aclmdlQuerySize(const char *fileName,
                                              size_t *workSize,
                                              size_t *weightSize) {
-  uint64_t size = 0;
+  std::string bytes;
   if (!fileName || !workSize || !weightSize)
     return fail(ACL_ERROR_INVALID_PARAM, "aclmdlQuerySize", "null argument");
-  if (!fileSize(fileName, &size))
+  if (!readFile(fileName, &bytes))
     return fail(ACL_ERROR_READ_MODEL_FAILURE, "aclmdlQuerySize",
                 std::string("cannot read ") + fileName);
-  *workSize = kModelWorkspaceBytes;
-  *weightSize = size;
-  return ACL_SUCCESS;
-}
-
-ACL_FUNC_VISIBILITY aclError aclmdlLoadFromFile(const char *modelPath,
-                                                uint32_t *modelId) {
-  uint64_t size = 0;
-  if (!modelPath || !fileSize(modelPath, &size))
-    return fail(ACL_ERROR_READ_MODEL_FAILURE, "aclmdlLoadFromFile",
-                std::string("cannot read ") +
-                    (modelPath ? modelPath : "(null)"));
-  return loadModel("aclmdlLoadFromFile", size, modelId, false);
-}
-
-ACL_FUNC_VISIBILITY aclError aclmdlLoadFromMem(const void *model,
-                                               size_t modelSize,
-                                               uint32_t *modelId) {
-  if (!model)
-    return fail(ACL_ERROR_INVALID_PARAM, "aclmdlLoadFromMem", "model is null");
-  return loadModel("aclmdlLoadFromMem", modelSize, modelId, false);
-}
-
-ACL_FUNC_VISIBILITY aclError aclmdlLoadFromFileWithMem(
-    const char *modelPath, uint32_t *modelId, void *workPtr, size_t workSize,
-    void *weightPtr, size_t weightSize) {
-  uint64_t size = 0;
-  if (!modelPath || !fileSize(modelPath, &size))
-    return fail(ACL_ERROR_READ_MODEL_FAILURE, "aclmdlLoadFromFileWithMem",
-                std::string("cannot read ") +
-                    (modelPath ? modelPath : "(null)"));
-  if (!workPtr || !weightPtr || workSize < kModelWorkspaceBytes ||
-      weightSize < size)
-    return fail(ACL_ERROR_INVALID_PARAM, "aclmdlLoadFromFileWithMem",
-                "work or weight memory missing or smaller than aclmdlQuerySize "
-                "reports");
-  return loadModel("aclmdlLoadFromFileWithMem", size, modelId, true);
+  return querySize("aclmdlQuerySize", bytes, workSize, weightSize);
 }
 
 ACL_FUNC_VISIBILITY aclError aclmdlQuerySizeFromMem(const void *model,
@@ -460,9 +410,44 @@ ACL_FUNC_VISIBILITY aclError aclmdlQuerySizeFromMem(const void *model,
   if (!model || !workSize || !weightSize)
     return fail(ACL_ERROR_INVALID_PARAM, "aclmdlQuerySizeFromMem",
                 "null argument");
-  *workSize = kModelWorkspaceBytes;
-  *weightSize = modelSize;
-  return ACL_SUCCESS;
+  return querySize("aclmdlQuerySizeFromMem",
+                   std::string(static_cast<const char *>(model), modelSize),
+                   workSize, weightSize);
+}
+
+ACL_FUNC_VISIBILITY aclError aclmdlLoadFromFile(const char *modelPath,
+                                                uint32_t *modelId) {
+  std::string bytes;
+  if (!modelPath || !readFile(modelPath, &bytes))
+    return fail(ACL_ERROR_READ_MODEL_FAILURE, "aclmdlLoadFromFile",
+                std::string("cannot read ") +
+                    (modelPath ? modelPath : "(null)"));
+  return loadModel("aclmdlLoadFromFile", bytes, modelId, false);
+}
+
+ACL_FUNC_VISIBILITY aclError aclmdlLoadFromMem(const void *model,
+                                               size_t modelSize,
+                                               uint32_t *modelId) {
+  if (!model)
+    return fail(ACL_ERROR_INVALID_PARAM, "aclmdlLoadFromMem", "model is null");
+  return loadModel("aclmdlLoadFromMem",
+                   std::string(static_cast<const char *>(model), modelSize),
+                   modelId, false);
+}
+
+ACL_FUNC_VISIBILITY aclError aclmdlLoadFromFileWithMem(
+    const char *modelPath, uint32_t *modelId, void *workPtr, size_t workSize,
+    void *weightPtr, size_t weightSize) {
+  std::string bytes;
+  if (!modelPath || !readFile(modelPath, &bytes))
+    return fail(ACL_ERROR_READ_MODEL_FAILURE, "aclmdlLoadFromFileWithMem",
+                std::string("cannot read ") +
+                    (modelPath ? modelPath : "(null)"));
+  if (!workPtr || !weightPtr)
+    return fail(ACL_ERROR_INVALID_PARAM, "aclmdlLoadFromFileWithMem",
+                "work or weight memory missing");
+  return loadModel("aclmdlLoadFromFileWithMem", bytes, modelId, true, workSize,
+                   weightSize);
 }
 
 ACL_FUNC_VISIBILITY aclError aclmdlLoadFromMemWithMem(
@@ -471,34 +456,12 @@ ACL_FUNC_VISIBILITY aclError aclmdlLoadFromMemWithMem(
   if (!model)
     return fail(ACL_ERROR_INVALID_PARAM, "aclmdlLoadFromMemWithMem",
                 "model is null");
-  if (!workPtr || !weightPtr || workSize < kModelWorkspaceBytes ||
-      weightSize < modelSize)
+  if (!workPtr || !weightPtr)
     return fail(ACL_ERROR_INVALID_PARAM, "aclmdlLoadFromMemWithMem",
-                "work or weight memory missing or smaller than "
-                "aclmdlQuerySizeFromMem reports");
-  return loadModel("aclmdlLoadFromMemWithMem", modelSize, modelId, true);
-}
-
-ACL_FUNC_VISIBILITY aclError aclmdlSetDatasetTensorDesc(
-    aclmdlDataset *dataset, aclTensorDesc *tensorDesc, size_t index) {
-  Runtime &rt = Runtime::instance();
-  if (!rt.isLive(dataset, HandleKind::Dataset) ||
-      !rt.isLive(tensorDesc, HandleKind::TensorDesc) ||
-      index >= dataset->buffers.size())
-    return fail(ACL_ERROR_INVALID_PARAM, "aclmdlSetDatasetTensorDesc",
-                "unknown dataset or tensor description, or no buffer at "
-                "index " +
-                    std::to_string(index));
-  dataset->tensorDescs[index] = tensorDesc;
-  return ACL_SUCCESS;
-}
-
-ACL_FUNC_VISIBILITY aclTensorDesc *
-aclmdlGetDatasetTensorDesc(const aclmdlDataset *dataset, size_t index) {
-  if (!Runtime::instance().isLive(dataset, HandleKind::Dataset))
-    return nullptr;
-  auto it = dataset->tensorDescs.find(index);
-  return it == dataset->tensorDescs.end() ? nullptr : it->second;
+                "work or weight memory missing");
+  return loadModel("aclmdlLoadFromMemWithMem",
+                   std::string(static_cast<const char *>(model), modelSize),
+                   modelId, true, workSize, weightSize);
 }
 
 ACL_FUNC_VISIBILITY aclError aclmdlUnload(uint32_t modelId) {

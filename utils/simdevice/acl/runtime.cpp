@@ -93,6 +93,16 @@ Stream *queueFor(const char *api, aclrtStream stream, aclError *status) {
   return nullptr;
 }
 
+bool inDeviceMemory(const void *pointer) {
+  DVattribute attr;
+  return pointer &&
+         drvMemGetAttribute(reinterpret_cast<DVdeviceptr>(pointer), &attr) ==
+             DRV_ERROR_NONE &&
+         (attr.memType == DV_MEM_LOCK_DEV ||
+          attr.memType == DV_MEM_LOCK_DEV_DVPP ||
+          attr.memType == DV_MEM_SVM_DEVICE);
+}
+
 aclError enqueueTask(const char *api, aclrtStream stream, Stream::Task task) {
   aclError status = ACL_SUCCESS;
   Stream *queue = queueFor(api, stream, &status);

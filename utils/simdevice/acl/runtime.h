@@ -74,10 +74,33 @@ struct EventObject {
   std::shared_ptr<Event> event;
 };
 
+/// An input or output of a model, as its description names it.
+struct ModelTensor {
+  std::string name;
+  aclDataType type = ACL_FLOAT;
+  aclFormat format = ACL_FORMAT_ND;
+  std::vector<int64_t> dims;
+  size_t bytes = 0; // elements times the type's size
+};
+
+/// What loading learns of a model: from a description of the simulation's
+/// own (utils/simdevice/README.md, "Models"), or, for any other bytes, a
+/// model of that many bytes of weights and no inputs or outputs.
+struct ModelShape {
+  uint64_t weightSize = 0;
+  uint64_t workspaceSize = kModelWorkspaceBytes;
+  std::vector<ModelTensor> inputs, outputs;
+};
+
+/// Reads `bytes` as a model; false with *error set for a description that
+/// is malformed (the bytes are one: they start with "mssim-model").
+MSSIM_SHARED bool readModel(const std::string &bytes, ModelShape *shape,
+                            std::string *error);
+
 struct ModelObject {
   int32_t device = 0;
   std::vector<void *> deviceMemory; // released by aclmdlUnload
-  uint64_t weightSize = 0;
+  ModelShape shape;
 };
 
 /// Kinds of handles whose lifetime the runtime tracks.
@@ -196,6 +219,9 @@ MSSIM_SHARED aclError executeOp(
 /// (acl_callback_api.cpp), so a stream made later at the same address starts
 /// unbound.
 void forgetCallbackThread(Stream *queue);
+/// Whether `pointer` is in device memory the driver knows (GM or DVPP): what
+/// the operators, BLAS, DVPP and models take as operands.
+MSSIM_SHARED bool inDeviceMemory(const void *pointer);
 /// Queues `task` on `stream` (null: the default stream), for the libraries
 /// above libascendcl.so (BLAS); the error if there is no such stream.
 MSSIM_SHARED aclError enqueueTask(const char *api, aclrtStream stream,

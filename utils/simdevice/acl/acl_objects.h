@@ -1,0 +1,44 @@
+//===- acl_objects.h - What ACL's object handles are ------------*- C++ -*-===//
+//
+// Contract: the host objects behind the opaque ACL handles of data buffers,
+// tensor descriptions, datasets, model descriptions and operator attributes,
+// shared by the calls on them (acl_objects_api.cpp) and the model calls
+// (acl_model_api.cpp). Each lives between its create and destroy calls,
+// registered with the runtime under its HandleKind.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MSSIM_ACL_OBJECTS_H
+#define MSSIM_ACL_OBJECTS_H
+
+#include "runtime.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+struct aclDataBuffer {
+  void *data;
+  size_t size;
+};
+
+struct aclTensorDesc {
+  aclDataType type;
+  aclFormat format;
+  std::vector<int64_t> dims;
+};
+
+struct aclmdlDataset {
+  std::vector<aclDataBuffer *> buffers;
+  std::map<size_t, aclTensorDesc *> tensorDescs; // by buffer index
+};
+
+struct aclmdlDesc {
+  uint32_t modelId = 0;
+  mssim::ModelShape shape; // copied by aclmdlGetDesc
+};
+
+struct aclopAttr {
+  std::map<std::string, double> values;
+};
+
+#endif
