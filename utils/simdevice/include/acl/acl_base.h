@@ -20,6 +20,7 @@ extern "C" {
 #define ACL_FUNC_VISIBILITY __attribute__((visibility("default")))
 
 typedef int aclError;
+typedef void *aclrtStream;
 typedef uint16_t aclFloat16;
 typedef struct aclDataBuffer aclDataBuffer;
 typedef struct aclTensorDesc aclTensorDesc;

@@ -10,6 +10,9 @@
 #include <stdint.h>
 
 #include "acl_base.h"
+/* mssim-release: not in 7.0 */
+#include "acl_rt_allocator.h"
+/* mssim-release: end */
 
 #ifdef __cplusplus
 extern "C" {
@@ -24,7 +27,6 @@ extern "C" {
 #define ACL_CONTINUE_ON_FAILURE 0x00000000U
 #define ACL_STOP_ON_FAILURE 0x00000001U
 
-typedef void *aclrtStream;
 typedef void *aclrtEvent;
 typedef void *aclrtContext;
 typedef void *aclrtDrvMemHandle;
