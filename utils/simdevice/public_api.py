@@ -17,7 +17,8 @@
 
 Which library a header's functions are in, as in a real toolkit:
 acl/ops/acl_dvpp.h and acl/dvpp/* in libacl_dvpp.so, acl/ops/acl_cblas.h in
-libacl_cblas.so, acl/acl_op_compiler.h in libacl_op_compiler.so, the driver's
+libacl_cblas.so, acl/acl_op_compiler.h in libacl_op_compiler.so,
+acl/acl_prof.h in libmsprofiler.so, the driver's
 header in libascend_hal.so, every other acl/ header in libascendcl.so. The
 headers are read by clang (its JSON AST): whatever declares a function counts.
 """
@@ -40,6 +41,8 @@ def library_of(relative):
         return "libacl_cblas.so"
     if relative == "acl/acl_op_compiler.h":
         return "libacl_op_compiler.so"
+    if relative == "acl/acl_prof.h":
+        return "libmsprofiler.so"
     return "libascendcl.so"
 
 

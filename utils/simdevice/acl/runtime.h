@@ -120,7 +120,10 @@ enum class HandleKind {
   VdecChannelDesc,
   VdecFrameConfig,
   VencChannelDesc,
-  VencFrameConfig
+  VencFrameConfig,
+  ProfConfig,
+  ProfStepInfo,
+  ProfStamp
 };
 
 class MSSIM_SHARED Runtime {
