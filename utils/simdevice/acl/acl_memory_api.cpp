@@ -54,9 +54,11 @@ namespace {
 
 bool validPolicy(aclrtMemMallocPolicy policy) {
   unsigned value = static_cast<unsigned>(policy);
-  unsigned base = value & ~static_cast<unsigned>(ACL_MEM_TYPE_LOW_BAND_WIDTH |
-                                                 ACL_MEM_TYPE_HIGH_BAND_WIDTH);
-  return base <= ACL_MEM_MALLOC_NORMAL_ONLY_P2P;
+  unsigned base =
+      value & ~static_cast<unsigned>(ACL_MEM_TYPE_LOW_BAND_WIDTH |
+                                     ACL_MEM_TYPE_HIGH_BAND_WIDTH |
+                                     ACL_MEM_ACCESS_USER_SPACE_READONLY);
+  return base <= ACL_MEM_MALLOC_HUGE1G_ONLY_P2P;
 }
 
 unsigned long long pageFlag(aclrtMemMallocPolicy policy) {
@@ -112,12 +114,15 @@ aclError checkCopy(const char *api, void *dst, size_t destMax, const void *src,
     ok = !dstDevice && !srcDevice;
     break;
   case ACL_MEMCPY_HOST_TO_DEVICE:
+  case ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE:
     ok = dstDevice && !srcDevice;
     break;
   case ACL_MEMCPY_DEVICE_TO_HOST:
     ok = !dstDevice && srcDevice;
     break;
   case ACL_MEMCPY_DEVICE_TO_DEVICE:
+  case ACL_MEMCPY_INNER_DEVICE_TO_DEVICE:
+  case ACL_MEMCPY_INTER_DEVICE_TO_DEVICE:
     ok = dstDevice && srcDevice;
     break;
   case ACL_MEMCPY_DEFAULT:

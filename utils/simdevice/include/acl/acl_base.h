@@ -18,6 +18,8 @@ extern "C" {
 #endif
 
 #define ACL_FUNC_VISIBILITY __attribute__((visibility("default")))
+#define ACL_DEPRECATED __attribute__((deprecated))
+#define ACL_DEPRECATED_MESSAGE(message) __attribute__((deprecated(message)))
 
 typedef int aclError;
 typedef void *aclrtStream;
@@ -118,7 +120,20 @@ typedef enum {
   ACL_STRING = 13,
   ACL_COMPLEX64 = 16,
   ACL_COMPLEX128 = 17,
-  ACL_BF16 = 27
+  ACL_BF16 = 27,
+  /* mssim-release: not in 7.0 8.1.RC1 */
+  ACL_INT4 = 29,
+  ACL_UINT1 = 30,
+  ACL_COMPLEX32 = 33,
+  ACL_HIFLOAT8 = 34,
+  ACL_FLOAT8_E5M2 = 35,
+  ACL_FLOAT8_E4M3FN = 36,
+  ACL_FLOAT8_E8M0 = 37,
+  ACL_FLOAT6_E3M2 = 38,
+  ACL_FLOAT6_E2M3 = 39,
+  ACL_FLOAT4_E2M1 = 40,
+  ACL_FLOAT4_E1M2 = 41
+  /* mssim-release: end */
 } aclDataType;
 
 typedef enum {
@@ -134,7 +149,16 @@ typedef enum {
   ACL_FORMAT_FRACTAL_NZ = 29,
   ACL_FORMAT_NCDHW = 30,
   ACL_FORMAT_NDC1HWC0 = 32,
-  ACL_FRACTAL_Z_3D = 33
+  ACL_FRACTAL_Z_3D = 33,
+  /* mssim-release: not in 7.0 8.1.RC1 */
+  ACL_FORMAT_NC = 35,
+  ACL_FORMAT_NCL = 47,
+  ACL_FORMAT_FRACTAL_NZ_C0_16 = 50,
+  ACL_FORMAT_FRACTAL_NZ_C0_32 = 51,
+  ACL_FORMAT_FRACTAL_NZ_C0_2 = 52,
+  ACL_FORMAT_FRACTAL_NZ_C0_4 = 53,
+  ACL_FORMAT_FRACTAL_NZ_C0_8 = 54
+  /* mssim-release: end */
 } aclFormat;
 
 typedef enum {
@@ -162,6 +186,8 @@ aclDestroyDataBuffer(const aclDataBuffer *dataBuffer);
 ACL_FUNC_VISIBILITY aclError aclUpdateDataBuffer(aclDataBuffer *dataBuffer,
                                                  void *data, size_t size);
 ACL_FUNC_VISIBILITY void *aclGetDataBufferAddr(const aclDataBuffer *dataBuffer);
+ACL_DEPRECATED_MESSAGE(
+    "aclGetDataBufferSize is deprecated, use aclGetDataBufferSizeV2 instead")
 ACL_FUNC_VISIBILITY uint32_t
 aclGetDataBufferSize(const aclDataBuffer *dataBuffer);
 ACL_FUNC_VISIBILITY size_t

@@ -90,7 +90,12 @@ typedef enum aclrtMemcpyKind {
   ACL_MEMCPY_HOST_TO_DEVICE,
   ACL_MEMCPY_DEVICE_TO_HOST,
   ACL_MEMCPY_DEVICE_TO_DEVICE,
-  ACL_MEMCPY_DEFAULT
+  ACL_MEMCPY_DEFAULT,
+  /* mssim-release: not in 7.0 8.1.RC1 */
+  ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE = 5,
+  ACL_MEMCPY_INNER_DEVICE_TO_DEVICE = 6,
+  ACL_MEMCPY_INTER_DEVICE_TO_DEVICE = 7
+  /* mssim-release: end */
 } aclrtMemcpyKind;
 
 typedef enum aclrtMemMallocPolicy {
@@ -101,7 +106,12 @@ typedef enum aclrtMemMallocPolicy {
   ACL_MEM_MALLOC_HUGE_ONLY_P2P,
   ACL_MEM_MALLOC_NORMAL_ONLY_P2P,
   ACL_MEM_TYPE_LOW_BAND_WIDTH = 0x0100,
-  ACL_MEM_TYPE_HIGH_BAND_WIDTH = 0x1000
+  ACL_MEM_TYPE_HIGH_BAND_WIDTH = 0x1000,
+  /* mssim-release: not in 7.0 8.1.RC1 */
+  ACL_MEM_MALLOC_HUGE1G_ONLY = 6,
+  ACL_MEM_MALLOC_HUGE1G_ONLY_P2P = 7,
+  ACL_MEM_ACCESS_USER_SPACE_READONLY = 0x100000
+  /* mssim-release: end */
 } aclrtMemMallocPolicy;
 
 typedef enum aclrtMemAttr {
@@ -114,7 +124,11 @@ typedef enum aclrtMemAttr {
   ACL_DDR_MEM_P2P_HUGE,
   ACL_DDR_MEM_P2P_NORMAL,
   ACL_HBM_MEM_P2P_HUGE,
-  ACL_HBM_MEM_P2P_NORMAL
+  ACL_HBM_MEM_P2P_NORMAL,
+  /* mssim-release: not in 7.0 8.1.RC1 */
+  ACL_HBM_MEM_HUGE1G = 10,
+  ACL_HBM_MEM_P2P_HUGE1G = 11
+  /* mssim-release: end */
 } aclrtMemAttr;
 
 /* mssim-release: not in 7.0 */
@@ -149,7 +163,10 @@ typedef struct aclrtMallocConfig {
 
 typedef enum aclrtMemLocationType {
   ACL_MEM_LOCATION_TYPE_HOST = 0,
-  ACL_MEM_LOCATION_TYPE_DEVICE
+  ACL_MEM_LOCATION_TYPE_DEVICE,
+  /* mssim-release: not in 7.0 8.1.RC1 */
+  ACL_MEM_LOCATION_TYPE_UNREGISTERED = 2
+  /* mssim-release: end */
 } aclrtMemLocationType;
 
 typedef struct aclrtMemLocation {
@@ -238,6 +255,8 @@ ACL_FUNC_VISIBILITY aclError
 aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout);
 ACL_FUNC_VISIBILITY aclError aclrtStreamQuery(aclrtStream stream,
                                               aclrtStreamStatus *status);
+ACL_DEPRECATED_MESSAGE(
+    "aclrtQueryEvent is deprecated, use aclrtQueryEventStatus instead")
 ACL_FUNC_VISIBILITY aclError aclrtQueryEvent(aclrtEvent event,
                                              aclrtEventStatus *status);
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event,
@@ -350,6 +369,1078 @@ ACL_FUNC_VISIBILITY aclError aclrtMemsetAsync(void *devPtr, size_t maxCount,
                                               aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free,
                                              size_t *total);
+
+/* The rest of the 8.x runtime interface (as of 8.5): declared with the real
+ * signatures, types and values; which of these the simulation implements is
+ * in utils/simdevice/README.md, the others are stand-ins that say so. Marked
+ * as absent from the older releases simulated here, for want of evidence
+ * that they had them. */
+/* mssim-release: not in 7.0 8.1.RC1 */
+#define ACL_DEV_FEATURE_NOT_SUPPORT 0x00000000
+#define ACL_DEV_FEATURE_SUPPORT 0x00000001
+#define ACL_EVENT_CAPTURE_STREAM_PROGRESS 0x00000002U
+#define ACL_EVENT_DEVICE_USE_ONLY 0x00000010U
+#define ACL_EVENT_EXTERNAL 0x00000020U
+#define ACL_EVENT_IPC 0x00000040U
+#define ACL_IPC_EVENT_HANDLE_SIZE 64U
+#define ACL_NOTIFY_DEFAULT 0x00000000U
+#define ACL_NOTIFY_DEVICE_USE_ONLY 0x00000001U
+#define ACL_PKG_VERSION_MAX_SIZE 128
+#define ACL_PKG_VERSION_PARTS_MAX_SIZE 64
+#define ACL_RT_BINARY_MAGIC_ELF_AICORE 0x43554245U
+#define ACL_RT_BINARY_MAGIC_ELF_CUBE_CORE 0x41494343U
+#define ACL_RT_BINARY_MAGIC_ELF_VECTOR_CORE 0x41415246U
+#define ACL_RT_CMO_MAX_BARRIER_NUM 6U
+#define ACL_RT_DEVS_TOPOLOGY_HCCS 0x01ULL
+#define ACL_RT_DEVS_TOPOLOGY_HCCS_SW 0x40ULL
+#define ACL_RT_DEVS_TOPOLOGY_PHB 0x08ULL
+#define ACL_RT_DEVS_TOPOLOGY_PIB 0x04ULL
+#define ACL_RT_DEVS_TOPOLOGY_PIX 0x02ULL
+#define ACL_RT_DEVS_TOPOLOGY_SIO 0x20ULL
+#define ACL_RT_DEVS_TOPOLOGY_SYS 0x10ULL
+#define ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_HCCS 1
+#define ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_SIO 0
+#define ACL_RT_IPC_MEM_EXPORT_FLAG_DEFAULT 0x0UL
+#define ACL_RT_IPC_MEM_EXPORT_FLAG_DISABLE_PID_VALIDATION 0x1UL
+#define ACL_RT_IPC_MEM_IMPORT_FLAG_DEFAULT 0x0UL
+#define ACL_RT_IPC_MEM_IMPORT_FLAG_ENABLE_PEER_ACCESS 0x1UL
+#define ACL_RT_MAX_RECORD_PA_NUM_PER_DEV 20U
+#define ACL_RT_MEM_TYPE_DEV (0X2U)
+#define ACL_RT_MEM_TYPE_DVPP (0X8U)
+#define ACL_RT_MEM_TYPE_RSVD (0X10U)
+#define ACL_RT_MEM_UCE_INFO_MAX_NUM 20
+#define ACL_RT_NOTIFY_EXPORT_FLAG_DEFAULT 0x0UL
+#define ACL_RT_NOTIFY_EXPORT_FLAG_DISABLE_PID_VALIDATION 0x02UL
+#define ACL_RT_NOTIFY_IMPORT_FLAG_DEFAULT 0x0UL
+#define ACL_RT_NOTIFY_IMPORT_FLAG_ENABLE_PEER_ACCESS 0x02UL
+#define ACL_RT_VMM_EXPORT_FLAG_DEFAULT 0x0UL
+#define ACL_RT_VMM_EXPORT_FLAG_DISABLE_PID_VALIDATION 0x1UL
+#define ACL_STREAM_CPU_SCHEDULE 0x00000010U
+#define ACL_STREAM_DEVICE_USE_ONLY 0x00000020U
+#define ACL_STREAM_HUGE 0x00000008U
+#define ACL_STREAM_PERSISTENT 0x00000004U
+#define ACL_STREAM_WAIT_VALUE_AND 0x00000002U
+#define ACL_STREAM_WAIT_VALUE_EQ 0x00000001U
+#define ACL_STREAM_WAIT_VALUE_GEQ 0x00000000U
+#define ACL_STREAM_WAIT_VALUE_NOR 0x00000003U
+#define MAX_MEM_UCE_INFO_ARRAY_SIZE 128
+#define UCE_INFO_RESERVED_SIZE 14
+
+typedef void *aclrtNotify;
+
+typedef void *aclrtCntNotify;
+
+typedef void *aclrtLabel;
+
+typedef void *aclrtLabelList;
+
+typedef void *aclrtMbuf;
+
+typedef void *aclrtTaskGrp;
+
+typedef enum {
+  ACL_OPT_DETERMINISTIC = 0,
+  ACL_OPT_ENABLE_DEBUG_KERNEL = 1,
+  ACL_OPT_STRONG_CONSISTENCY = 2
+} aclSysParamOpt;
+
+typedef enum {
+  ACL_CANN_ATTR_UNDEFINED = -1,
+  ACL_CANN_ATTR_INF_NAN = 0,
+  ACL_CANN_ATTR_BF16 = 1,
+  ACL_CANN_ATTR_JIT_COMPILE = 2
+} aclCannAttr;
+
+typedef enum {
+  ACL_DEVICE_INFO_UNDEFINED = -1,
+  ACL_DEVICE_INFO_AI_CORE_NUM = 0,
+  ACL_DEVICE_INFO_VECTOR_CORE_NUM = 1,
+  ACL_DEVICE_INFO_L2_SIZE = 2
+} aclDeviceInfo;
+
+typedef struct {
+  uint32_t sdid;
+  int32_t *pid;
+  size_t num;
+} aclrtServerPid;
+
+typedef enum { ACL_RT_IPC_MEM_ATTR_ACCESS_LINK = 0 } aclrtIpcMemAttrType;
+
+typedef enum aclrtGroupAttr {
+  ACL_GROUP_AICORE_INT = 0,
+  ACL_GROUP_AIV_INT = 1,
+  ACL_GROUP_AIC_INT = 2,
+  ACL_GROUP_SDMANUM_INT = 3,
+  ACL_GROUP_ASQNUM_INT = 4,
+  ACL_GROUP_GROUPID_INT = 5
+} aclrtGroupAttr;
+
+typedef enum aclrtFloatOverflowMode {
+  ACL_RT_OVERFLOW_MODE_SATURATION = 0,
+  ACL_RT_OVERFLOW_MODE_INFNAN = 1,
+  ACL_RT_OVERFLOW_MODE_UNDEF = 2
+} aclrtFloatOverflowMode;
+
+typedef enum {
+  ACL_RT_STREAM_WORK_ADDR_PTR = 0,
+  ACL_RT_STREAM_WORK_SIZE = 1,
+  ACL_RT_STREAM_FLAG = 2,
+  ACL_RT_STREAM_PRIORITY = 3
+} aclrtStreamConfigAttr;
+
+typedef struct aclrtStreamConfigHandle {
+  void *workptr;
+  size_t workSize;
+  size_t flag;
+  uint32_t priority;
+} aclrtStreamConfigHandle;
+
+typedef struct tagRtGroupInfo aclrtGroupInfo;
+
+typedef struct aclrtPtrAttributes {
+  aclrtMemLocation location;
+  uint32_t pageSize;
+  uint32_t rsv[4];
+} aclrtPtrAttributes;
+
+typedef enum aclrtMemSharedHandleType {
+  ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT = 1,
+  ACL_MEM_SHARE_HANDLE_TYPE_FABRIC = 2
+} aclrtMemSharedHandleType;
+
+typedef struct aclrtMemFabricHandle {
+  uint8_t data[128];
+} aclrtMemFabricHandle;
+
+typedef void (*aclrtHostFunc)(void *);
+
+typedef enum aclrtDeviceStatus {
+  ACL_RT_DEVICE_STATUS_NORMAL = 0,
+  ACL_RT_DEVICE_STATUS_ABNORMAL = 1,
+  ACL_RT_DEVICE_STATUS_END = 65535
+} aclrtDeviceStatus;
+
+typedef void *aclrtBinary;
+
+typedef void *aclrtBinHandle;
+
+typedef void *aclrtFuncHandle;
+
+typedef void *aclrtArgsHandle;
+
+typedef void *aclrtParamHandle;
+
+typedef void *aclmdlRI;
+
+typedef enum {
+  ACL_MODEL_RI_CAPTURE_MODE_GLOBAL = 0,
+  ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL = 1,
+  ACL_MODEL_RI_CAPTURE_MODE_RELAXED = 2
+} aclmdlRICaptureMode;
+
+typedef enum {
+  ACL_MODEL_RI_CAPTURE_STATUS_NONE = 0,
+  ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE = 1,
+  ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED = 2
+} aclmdlRICaptureStatus;
+
+typedef struct aclrtMemUceInfo {
+  void *addr;
+  size_t len;
+  size_t reserved[14];
+} aclrtMemUceInfo;
+
+typedef enum {
+  ACL_RT_NO_ERROR = 0,
+  ACL_RT_ERROR_MEMORY = 1,
+  ACL_RT_ERROR_L2 = 2,
+  ACL_RT_ERROR_AICORE = 3,
+  ACL_RT_ERROR_LINK = 4,
+  ACL_RT_ERROR_OTHERS = 65535
+} aclrtErrorType;
+
+typedef enum aclrtAicoreErrorType {
+  ACL_RT_AICORE_ERROR_UNKNOWN = 0,
+  ACL_RT_AICORE_ERROR_SW = 1,
+  ACL_RT_AICORE_ERROR_HW_LOCAL = 2
+} aclrtAicoreErrorType;
+
+typedef struct {
+  size_t arraySize;
+  aclrtMemUceInfo memUceInfoArray[20];
+} aclrtMemUceInfoArray;
+
+typedef union aclrtErrorInfoDetail {
+  aclrtMemUceInfoArray uceInfo;
+  aclrtAicoreErrorType aicoreErrType;
+} aclrtErrorInfoDetail;
+
+typedef struct aclrtErrorInfo {
+  uint8_t tryRepair;
+  uint8_t hasDetail;
+  uint8_t reserved[2];
+  aclrtErrorType errorType;
+  aclrtErrorInfoDetail detail;
+} aclrtErrorInfo;
+
+typedef enum aclrtCmoType {
+  ACL_RT_CMO_TYPE_PREFETCH = 0,
+  ACL_RT_CMO_TYPE_WRITEBACK = 1,
+  ACL_RT_CMO_TYPE_INVALID = 2,
+  ACL_RT_CMO_TYPE_FLUSH = 3
+} aclrtCmoType;
+
+typedef enum aclrtBinaryLoadOptionType {
+  ACL_RT_BINARY_LOAD_OPT_LAZY_LOAD = 1,
+  ACL_RT_BINARY_LOAD_OPT_LAZY_MAGIC = 2,
+  ACL_RT_BINARY_LOAD_OPT_MAGIC = 2,
+  ACL_RT_BINARY_LOAD_OPT_CPU_KERNEL_MODE = 3
+} aclrtBinaryLoadOptionType;
+
+typedef union aclrtBinaryLoadOptionValue {
+  uint32_t isLazyLoad;
+  uint32_t magic;
+  int32_t cpuKernelMode;
+  uint32_t rsv[4];
+} aclrtBinaryLoadOptionValue;
+
+typedef struct {
+  aclrtBinaryLoadOptionType type;
+  aclrtBinaryLoadOptionValue value;
+} aclrtBinaryLoadOption;
+
+typedef struct aclrtBinaryLoadOptions {
+  aclrtBinaryLoadOption *options;
+  size_t numOpt;
+} aclrtBinaryLoadOptions;
+
+typedef enum {
+  ACL_RT_ENGINE_TYPE_AIC = 0,
+  ACL_RT_ENGINE_TYPE_AIV = 1
+} aclrtEngineType;
+
+typedef enum aclrtLaunchKernelAttrId {
+  ACL_RT_LAUNCH_KERNEL_ATTR_SCHEM_MODE = 1,
+  ACL_RT_LAUNCH_KERNEL_ATTR_LOCAL_MEMORY_SIZE = 2,
+  ACL_RT_LAUNCH_KERNEL_ATTR_ENGINE_TYPE = 3,
+  ACL_RT_LAUNCH_KERNEL_ATTR_BLOCKDIM_OFFSET = 4,
+  ACL_RT_LAUNCH_KERNEL_ATTR_BLOCK_TASK_PREFETCH = 5,
+  ACL_RT_LAUNCH_KERNEL_ATTR_DATA_DUMP = 6,
+  ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT = 7,
+  ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US = 8
+} aclrtLaunchKernelAttrId;
+
+typedef struct {
+  uint32_t timeoutLow;
+  uint32_t timeoutHigh;
+} aclrtTimeoutUs;
+
+typedef union aclrtLaunchKernelAttrValue {
+  uint8_t schemMode;
+  uint32_t localMemorySize;
+  aclrtEngineType engineType;
+  uint32_t blockDimOffset;
+  uint8_t isBlockTaskPrefetch;
+  uint8_t isDataDump;
+  uint16_t timeout;
+  aclrtTimeoutUs timeoutUs;
+  uint32_t rsv[4];
+} aclrtLaunchKernelAttrValue;
+
+typedef struct aclrtLaunchKernelAttr {
+  aclrtLaunchKernelAttrId id;
+  aclrtLaunchKernelAttrValue value;
+} aclrtLaunchKernelAttr;
+
+typedef struct aclrtLaunchKernelCfg {
+  aclrtLaunchKernelAttr *attrs;
+  size_t numAttrs;
+} aclrtLaunchKernelCfg;
+
+typedef enum {
+  ACL_STREAM_ATTR_FAILURE_MODE = 1,
+  ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK = 2,
+  ACL_STREAM_ATTR_USER_CUSTOM_TAG = 3,
+  ACL_STREAM_ATTR_CACHE_OP_INFO = 4
+} aclrtStreamAttr;
+
+typedef union {
+  uint64_t failureMode;
+  uint32_t overflowSwitch;
+  uint32_t userCustomTag;
+  uint32_t cacheOpInfoSwitch;
+  uint32_t reserve[4];
+} aclrtStreamAttrValue;
+
+typedef enum {
+  ACL_DEV_ATTR_AICPU_CORE_NUM = 1,
+  ACL_DEV_ATTR_AICORE_CORE_NUM = 101,
+  ACL_DEV_ATTR_CUBE_CORE_NUM = 102,
+  ACL_DEV_ATTR_VECTOR_CORE_NUM = 201,
+  ACL_DEV_ATTR_WARP_SIZE = 202,
+  ACL_DEV_ATTR_MAX_THREAD_PER_VECTOR_CORE = 203,
+  ACL_DEV_ATTR_LOCAL_MEM_PER_VECTOR_CORE = 204,
+  ACL_DEV_ATTR_TOTAL_GLOBAL_MEM_SIZE = 301,
+  ACL_DEV_ATTR_L2_CACHE_SIZE = 302,
+  ACL_DEV_ATTR_SMP_ID = 401,
+  ACL_DEV_ATTR_PHY_CHIP_ID = 402,
+  ACL_DEV_ATTR_SUPER_POD_DEVIDE_ID = 403,
+  ACL_DEV_ATTR_SUPER_POD_SERVER_ID = 404,
+  ACL_DEV_ATTR_SUPER_POD_ID = 405,
+  ACL_DEV_ATTR_CUST_OP_PRIVILEGE = 406,
+  ACL_DEV_ATTR_MAINBOARD_ID = 407,
+  ACL_DEV_ATTR_IS_VIRTUAL = 501
+} aclrtDevAttr;
+
+typedef enum {
+  ACL_FEATURE_TSCPU_TASK_UPDATE_SUPPORT_AIC_AIV = 1,
+  ACL_FEATURE_SYSTEM_MEMQ_EVENT_CROSS_DEV = 21
+} aclrtDevFeatureType;
+
+typedef enum {
+  ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM = 10,
+  ACL_RT_MEMCPY_SDMA_AUTOMATIC_MAX = 11,
+  ACL_RT_MEMCPY_SDMA_AUTOMATIC_MIN = 12,
+  ACL_RT_MEMCPY_SDMA_AUTOMATIC_EQUAL = 13
+} aclrtReduceKind;
+
+typedef enum {
+  ACL_RT_DEV_RES_CUBE_CORE = 0,
+  ACL_RT_DEV_RES_VECTOR_CORE = 1
+} aclrtDevResLimitType;
+
+typedef enum {
+  ACL_RT_EQUAL = 0,
+  ACL_RT_NOT_EQUAL = 1,
+  ACL_RT_GREATER = 2,
+  ACL_RT_GREATER_OR_EQUAL = 3,
+  ACL_RT_LESS = 4,
+  ACL_RT_LESS_OR_EQUAL = 5
+} aclrtCondition;
+
+typedef enum {
+  ACL_RT_SWITCH_INT32 = 0,
+  ACL_RT_SWITCH_INT64 = 1
+} aclrtCompareDataType;
+
+typedef struct {
+  aclrtCmoType cmoType;
+  uint32_t barrierId;
+} aclrtBarrierCmoInfo;
+
+typedef struct {
+  size_t barrierNum;
+  aclrtBarrierCmoInfo cmoInfo[6];
+} aclrtBarrierTaskInfo;
+
+typedef struct {
+  aclrtMemLocation dstLoc;
+  aclrtMemLocation srcLoc;
+  uint8_t rsv[16];
+} aclrtMemcpyBatchAttr;
+
+typedef struct {
+  uint32_t addrOffset;
+  uint32_t dataOffset;
+} aclrtPlaceHolderInfo;
+
+typedef struct {
+  uint8_t isAddr;
+  uint8_t valueOrAddr[8];
+  uint8_t size;
+  uint8_t rsv[6];
+} aclrtRandomParaInfo;
+
+typedef struct {
+  aclrtRandomParaInfo dropoutRation;
+} aclrtDropoutBitmaskInfo;
+
+typedef struct {
+  aclrtRandomParaInfo min;
+  aclrtRandomParaInfo max;
+} aclrtUniformDisInfo;
+
+typedef struct {
+  aclrtRandomParaInfo mean;
+  aclrtRandomParaInfo stddev;
+} aclrtNormalDisInfo;
+
+typedef enum {
+  ACL_RT_RANDOM_NUM_FUNC_TYPE_DROPOUT_BITMASK = 0,
+  ACL_RT_RANDOM_NUM_FUNC_TYPE_UNIFORM_DIS = 1,
+  ACL_RT_RANDOM_NUM_FUNC_TYPE_NORMAL_DIS = 2,
+  ACL_RT_RANDOM_NUM_FUNC_TYPE_TRUNCATED_NORMAL_DIS = 3
+} aclrtRandomNumFuncType;
+
+typedef struct {
+  aclrtRandomNumFuncType funcType;
+  union {
+    aclrtDropoutBitmaskInfo dropoutBitmaskInfo;
+    aclrtUniformDisInfo uniformDisInfo;
+    aclrtNormalDisInfo normalDisInfo;
+  } paramInfo;
+} aclrtRandomNumFuncParaInfo;
+
+typedef struct {
+  aclDataType dataType;
+  aclrtRandomNumFuncParaInfo randomNumFuncParaInfo;
+  void *randomParaAddr;
+  void *randomResultAddr;
+  void *randomCounterAddr;
+  aclrtRandomParaInfo randomSeed;
+  aclrtRandomParaInfo randomNum;
+  uint8_t rsv[8];
+} aclrtRandomNumTaskInfo;
+
+typedef enum {
+  ACL_RT_DEVICE_TASK_ABORT_PRE = 0,
+  ACL_RT_DEVICE_TASK_ABORT_POST = 1
+} aclrtDeviceTaskAbortStage;
+
+typedef enum {
+  ACL_RT_UPDATE_RANDOM_TASK = 1,
+  ACL_RT_UPDATE_AIC_AIV_TASK = 2
+} aclrtUpdateTaskAttrId;
+
+typedef struct {
+  void *srcAddr;
+  size_t size;
+  uint32_t rsv[4];
+} aclrtRandomTaskUpdateAttr;
+
+typedef struct {
+  void *binHandle;
+  void *funcEntryAddr;
+  void *blockDimAddr;
+  uint32_t rsv[4];
+} aclrtAicAivTaskUpdateAttr;
+
+typedef union {
+  aclrtRandomTaskUpdateAttr randomTaskAttr;
+  aclrtAicAivTaskUpdateAttr aicAivTaskAttr;
+} aclrtUpdateTaskAttrVal;
+
+typedef struct {
+  aclrtUpdateTaskAttrId id;
+  aclrtUpdateTaskAttrVal val;
+} aclrtTaskUpdateInfo;
+
+typedef enum {
+  ACL_RT_DEVICE_STATE_SET_PRE = 0,
+  ACL_RT_DEVICE_STATE_SET_POST = 1,
+  ACL_RT_DEVICE_STATE_RESET_PRE = 2,
+  ACL_RT_DEVICE_STATE_RESET_POST = 3
+} aclrtDeviceState;
+
+typedef void (*aclrtDeviceStateCallback)(int32_t, aclrtDeviceState, void *);
+
+typedef struct aclrtUuid {
+  char bytes[16];
+} aclrtUuid;
+
+typedef enum {
+  ACL_RT_STREAM_STATE_CREATE_POST = 1,
+  ACL_RT_STREAM_STATE_DESTROY_PRE = 2
+} aclrtStreamState;
+
+typedef void (*aclrtStreamStateCallback)(aclrtStream, aclrtStreamState, void *);
+
+typedef int32_t (*aclrtDeviceTaskAbortCallback)(int32_t,
+                                                aclrtDeviceTaskAbortStage,
+                                                uint32_t, void *);
+
+typedef enum { ACL_FUNC_ATTR_KERNEL_TYPE = 1 } aclrtFuncAttribute;
+
+typedef enum {
+  ACL_KERNEL_TYPE_AICORE = 0,
+  ACL_KERNEL_TYPE_CUBE = 1,
+  ACL_KERNEL_TYPE_VECTOR = 2,
+  ACL_KERNEL_TYPE_MIX = 3,
+  ACL_KERNEL_TYPE_AICPU = 100
+} aclrtKernelType;
+
+typedef enum {
+  ACL_RT_CNT_NOTIFY_RECORD_SET_VALUE_MODE = 0,
+  ACL_RT_CNT_NOTIFY_RECORD_ADD_MODE = 1,
+  ACL_RT_CNT_NOTIFY_RECORD_BIT_OR_MODE = 2,
+  ACL_RT_CNT_NOTIFY_RECORD_BIT_AND_MODE = 4
+} aclrtCntNotifyRecordMode;
+
+typedef struct {
+  aclrtCntNotifyRecordMode mode;
+  uint32_t value;
+} aclrtCntNotifyRecordInfo;
+
+typedef enum {
+  ACL_RT_CNT_NOTIFY_WAIT_LESS_MODE = 0,
+  ACL_RT_CNT_NOTIFY_WAIT_EQUAL_MODE = 1,
+  ACL_RT_CNT_NOTIFY_WAIT_BIGGER_MODE = 2,
+  ACL_RT_CNT_NOTIFY_WAIT_BIGGER_OR_EQUAL_MODE = 3,
+  ACL_RT_CNT_NOTIFY_WAIT_EQUAL_WITH_BITMASK_MODE = 4
+} aclrtCntNotifyWaitMode;
+
+typedef struct {
+  aclrtCntNotifyWaitMode mode;
+  uint32_t value;
+  uint32_t timeout;
+  bool isClear;
+  uint8_t rsv[3];
+} aclrtCntNotifyWaitInfo;
+
+typedef enum {
+  ACL_RT_MEM_ACCESS_FLAGS_NONE = 0,
+  ACL_RT_MEM_ACCESS_FLAGS_READ = 1,
+  ACL_RT_MEM_ACCESS_FLAGS_READWRITE = 3
+} aclrtMemAccessFlags;
+
+typedef struct {
+  aclrtMemAccessFlags flags;
+  aclrtMemLocation location;
+  uint8_t rsv[12];
+} aclrtMemAccessDesc;
+
+typedef enum aclCANNPackageName {
+  ACL_PKG_NAME_CANN = 0,
+  ACL_PKG_NAME_RUNTIME = 1,
+  ACL_PKG_NAME_COMPILER = 2,
+  ACL_PKG_NAME_HCCL = 3,
+  ACL_PKG_NAME_TOOLKIT = 4,
+  ACL_PKG_NAME_OPP = 5,
+  ACL_PKG_NAME_OPP_KERNEL = 6,
+  ACL_PKG_NAME_DRIVER = 7
+} aclCANNPackageName;
+
+typedef struct aclCANNPackageVersion {
+  char version[128];
+  char majorVersion[64];
+  char minorVersion[64];
+  char releaseVersion[64];
+  char patchVersion[64];
+  char reserved[128];
+} aclCANNPackageVersion;
+
+typedef struct aclrtIpcEventHandle {
+  char reserved[64];
+} aclrtIpcEventHandle;
+
+typedef enum aclRegisterCallbackType {
+  ACL_REG_TYPE_ACL_MODEL = 0,
+  ACL_REG_TYPE_ACL_OP_EXECUTOR = 1,
+  ACL_REG_TYPE_ACL_OP_CBLAS = 2,
+  ACL_REG_TYPE_ACL_OP_COMPILER = 3,
+  ACL_REG_TYPE_ACL_TDT_CHANNEL = 4,
+  ACL_REG_TYPE_ACL_TDT_QUEUE = 5,
+  ACL_REG_TYPE_ACL_DVPP = 6,
+  ACL_REG_TYPE_ACL_RETR = 7,
+  ACL_REG_TYPE_OTHER = 65535
+} aclRegisterCallbackType;
+
+typedef aclError (*aclInitCallbackFunc)(const char *, size_t, void *);
+
+typedef aclError (*aclFinalizeCallbackFunc)(void *);
+
+typedef enum aclrtProcessState {
+  ACL_RT_PROCESS_STATE_RUNNING = 0,
+  ACL_RT_PROCESS_STATE_LOCKED = 1
+} aclrtProcessState;
+
+/* Initialisation callbacks, versions and system parameters. */
+ACL_FUNC_VISIBILITY aclError aclFinalizeReference(uint64_t *refCount);
+ACL_FUNC_VISIBILITY aclError
+aclsysGetCANNVersion(aclCANNPackageName name, aclCANNPackageVersion *version);
+ACL_FUNC_VISIBILITY aclError aclsysGetVersionStr(char *pkgName,
+                                                 char *versionStr);
+ACL_FUNC_VISIBILITY aclError aclsysGetVersionNum(char *pkgName,
+                                                 int32_t *versionNum);
+ACL_FUNC_VISIBILITY aclError aclrtCtxGetSysParamOpt(aclSysParamOpt opt,
+                                                    int64_t *value);
+ACL_FUNC_VISIBILITY aclError aclrtCtxSetSysParamOpt(aclSysParamOpt opt,
+                                                    int64_t value);
+ACL_FUNC_VISIBILITY aclError aclrtGetSysParamOpt(aclSysParamOpt opt,
+                                                 int64_t *value);
+ACL_FUNC_VISIBILITY aclError aclrtSetSysParamOpt(aclSysParamOpt opt,
+                                                 int64_t value);
+ACL_FUNC_VISIBILITY aclError aclInitCallbackRegister(
+    aclRegisterCallbackType type, aclInitCallbackFunc cbFunc, void *userData);
+ACL_FUNC_VISIBILITY aclError aclInitCallbackUnRegister(
+    aclRegisterCallbackType type, aclInitCallbackFunc cbFunc);
+ACL_FUNC_VISIBILITY aclError
+aclFinalizeCallbackRegister(aclRegisterCallbackType type,
+                            aclFinalizeCallbackFunc cbFunc, void *userData);
+ACL_FUNC_VISIBILITY aclError aclFinalizeCallbackUnRegister(
+    aclRegisterCallbackType type, aclFinalizeCallbackFunc cbFunc);
+
+/* Model capture (aclmdlRI) and dumps. */
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureBegin(aclrtStream stream,
+                                                  aclmdlRICaptureMode mode);
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureGetInfo(
+    aclrtStream stream, aclmdlRICaptureStatus *status, aclmdlRI *modelRI);
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureEnd(aclrtStream stream,
+                                                aclmdlRI *modelRI);
+ACL_DEPRECATED_MESSAGE(
+    "aclmdlRIDebugPrint is deprecated, use aclmdlRIDebugJsonPrint instead")
+ACL_FUNC_VISIBILITY aclError aclmdlRIDebugPrint(aclmdlRI modelRI);
+ACL_FUNC_VISIBILITY aclError aclmdlRIDebugJsonPrint(aclmdlRI modelRI,
+                                                    const char *path,
+                                                    uint32_t flags);
+ACL_FUNC_VISIBILITY aclError
+aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode *mode);
+ACL_FUNC_VISIBILITY aclError aclmdlRIExecuteAsync(aclmdlRI modelRI,
+                                                  aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout);
+ACL_FUNC_VISIBILITY aclError aclmdlRIDestroy(aclmdlRI modelRI);
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureTaskGrpBegin(aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureTaskGrpEnd(aclrtStream stream,
+                                                       aclrtTaskGrp *handle);
+ACL_FUNC_VISIBILITY aclError
+aclmdlRICaptureTaskUpdateBegin(aclrtStream stream, aclrtTaskGrp handle);
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureTaskUpdateEnd(aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclmdlRIBuildBegin(aclmdlRI *modelRI,
+                                                uint32_t flag);
+ACL_FUNC_VISIBILITY aclError aclmdlRIBindStream(aclmdlRI modelRI,
+                                                aclrtStream stream,
+                                                uint32_t flag);
+ACL_FUNC_VISIBILITY aclError aclmdlRIEndTask(aclmdlRI modelRI,
+                                             aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclmdlRIBuildEnd(aclmdlRI modelRI, void *reserve);
+ACL_FUNC_VISIBILITY aclError aclmdlRIUnbindStream(aclmdlRI modelRI,
+                                                  aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclmdlRISetName(aclmdlRI modelRI,
+                                             const char *name);
+ACL_FUNC_VISIBILITY aclError aclmdlRIGetName(aclmdlRI modelRI, uint32_t maxLen,
+                                             char *name);
+ACL_FUNC_VISIBILITY aclError aclmdlInitDump(void);
+ACL_FUNC_VISIBILITY aclError aclmdlSetDump(const char *dumpCfgPath);
+ACL_FUNC_VISIBILITY aclError aclmdlFinalizeDump(void);
+ACL_FUNC_VISIBILITY aclError aclmdlRIAbort(aclmdlRI modelRI);
+
+/* Devices. */
+ACL_FUNC_VISIBILITY aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode);
+ACL_FUNC_VISIBILITY aclError
+aclrtGetDeviceSatMode(aclrtFloatOverflowMode *mode);
+ACL_FUNC_VISIBILITY aclError
+aclrtQueryDeviceStatus(int32_t deviceId, aclrtDeviceStatus *deviceStatus);
+ACL_FUNC_VISIBILITY aclError aclrtDeviceGetBareTgid(int32_t *pid);
+ACL_FUNC_VISIBILITY aclError aclrtDeviceTaskAbort(int32_t deviceId,
+                                                  uint32_t timeout);
+ACL_FUNC_VISIBILITY aclError aclrtGetDeviceInfo(uint32_t deviceId,
+                                                aclrtDevAttr attr,
+                                                int64_t *value);
+ACL_FUNC_VISIBILITY aclError aclrtDeviceGetStreamPriorityRange(
+    int32_t *leastPriority, int32_t *greatestPriority);
+ACL_FUNC_VISIBILITY aclError aclrtGetDeviceCapability(
+    int32_t deviceId, aclrtDevFeatureType devFeatureType, int32_t *value);
+ACL_FUNC_VISIBILITY aclError aclrtDeviceGetUuid(int32_t deviceId,
+                                                aclrtUuid *uuid);
+ACL_FUNC_VISIBILITY aclError aclrtGetDeviceResLimit(int32_t deviceId,
+                                                    aclrtDevResLimitType type,
+                                                    uint32_t *value);
+ACL_FUNC_VISIBILITY aclError aclrtSetDeviceResLimit(int32_t deviceId,
+                                                    aclrtDevResLimitType type,
+                                                    uint32_t value);
+ACL_FUNC_VISIBILITY aclError aclrtResetDeviceResLimit(int32_t deviceId);
+ACL_FUNC_VISIBILITY aclError aclrtGetDevicesTopo(uint32_t deviceId,
+                                                 uint32_t otherDeviceId,
+                                                 uint64_t *value);
+ACL_FUNC_VISIBILITY aclError aclrtGetLogicDevIdByUserDevId(
+    const int32_t userDevid, int32_t *const logicDevId);
+ACL_FUNC_VISIBILITY aclError aclrtGetUserDevIdByLogicDevId(
+    const int32_t logicDevId, int32_t *const userDevid);
+ACL_FUNC_VISIBILITY aclError
+aclrtGetLogicDevIdByPhyDevId(const int32_t phyDevId, int32_t *const logicDevId);
+ACL_FUNC_VISIBILITY aclError
+aclrtGetPhyDevIdByLogicDevId(const int32_t logicDevId, int32_t *const phyDevId);
+ACL_FUNC_VISIBILITY aclError aclrtRegDeviceStateCallback(
+    const char *regName, aclrtDeviceStateCallback callback, void *args);
+ACL_FUNC_VISIBILITY aclError aclrtSetDeviceTaskAbortCallback(
+    const char *regName, aclrtDeviceTaskAbortCallback callback, void *args);
+ACL_FUNC_VISIBILITY aclError aclrtDevicePeerAccessStatus(int32_t deviceId,
+                                                         int32_t peerDeviceId,
+                                                         int32_t *status);
+ACL_FUNC_VISIBILITY aclError
+aclrtCheckArchCompatibility(const char *socVersion, int32_t *canCompatible);
+
+/* Contexts. */
+ACL_FUNC_VISIBILITY aclError
+aclrtCtxGetCurrentDefaultStream(aclrtStream *stream);
+ACL_FUNC_VISIBILITY aclError aclrtGetPrimaryCtxState(int32_t deviceId,
+                                                     uint32_t *flags,
+                                                     int32_t *active);
+ACL_FUNC_VISIBILITY aclError aclrtCtxGetFloatOverflowAddr(void **overflowAddr);
+
+/* Streams. */
+ACL_FUNC_VISIBILITY aclError aclrtStreamGetId(aclrtStream stream,
+                                              int32_t *streamId);
+ACL_FUNC_VISIBILITY aclrtStreamConfigHandle *
+aclrtCreateStreamConfigHandle(void);
+ACL_FUNC_VISIBILITY aclError
+aclrtDestroyStreamConfigHandle(aclrtStreamConfigHandle *handle);
+ACL_FUNC_VISIBILITY aclError aclrtSetStreamConfigOpt(
+    aclrtStreamConfigHandle *handle, aclrtStreamConfigAttr attr,
+    const void *attrValue, size_t valueSize);
+ACL_FUNC_VISIBILITY aclError
+aclrtCreateStreamV2(aclrtStream *stream, const aclrtStreamConfigHandle *handle);
+ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream,
+                                                             aclrtEvent event,
+                                                             int32_t timeout);
+ACL_FUNC_VISIBILITY aclError aclrtSetStreamOverflowSwitch(aclrtStream stream,
+                                                          uint32_t flag);
+ACL_FUNC_VISIBILITY aclError aclrtGetStreamOverflowSwitch(aclrtStream stream,
+                                                          uint32_t *flag);
+ACL_FUNC_VISIBILITY aclError aclrtStreamAbort(aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtGetStreamAvailableNum(uint32_t *streamCount);
+ACL_FUNC_VISIBILITY aclError
+aclrtSetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType,
+                        aclrtStreamAttrValue *value);
+ACL_FUNC_VISIBILITY aclError
+aclrtGetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType,
+                        aclrtStreamAttrValue *value);
+ACL_FUNC_VISIBILITY aclError aclrtGetStreamResLimit(aclrtStream stream,
+                                                    aclrtDevResLimitType type,
+                                                    uint32_t *value);
+ACL_FUNC_VISIBILITY aclError aclrtSetStreamResLimit(aclrtStream stream,
+                                                    aclrtDevResLimitType type,
+                                                    uint32_t value);
+ACL_FUNC_VISIBILITY aclError aclrtResetStreamResLimit(aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError
+aclrtUseStreamResInCurrentThread(aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError
+aclrtUnuseStreamResInCurrentThread(aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtActiveStream(aclrtStream activeStream,
+                                               aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError
+aclrtSwitchStream(void *leftValue, aclrtCondition cond, void *rightValue,
+                  aclrtCompareDataType dataType, aclrtStream trueStream,
+                  aclrtStream falseStream, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtRegStreamStateCallback(
+    const char *regName, aclrtStreamStateCallback callback, void *args);
+ACL_FUNC_VISIBILITY aclError aclrtStreamStop(aclrtStream stream);
+
+/* Events and notifies. */
+ACL_FUNC_VISIBILITY aclError aclrtCreateEventExWithFlag(aclrtEvent *event,
+                                                        uint32_t flag);
+ACL_FUNC_VISIBILITY aclError
+aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus *status);
+ACL_FUNC_VISIBILITY aclError aclrtEventGetTimestamp(aclrtEvent event,
+                                                    uint64_t *timestamp);
+ACL_FUNC_VISIBILITY aclError aclrtCreateNotify(aclrtNotify *notify,
+                                               uint64_t flag);
+ACL_FUNC_VISIBILITY aclError aclrtDestroyNotify(aclrtNotify notify);
+ACL_FUNC_VISIBILITY aclError aclrtCntNotifyCreate(aclrtCntNotify *cntNotify,
+                                                  uint64_t flag);
+ACL_FUNC_VISIBILITY aclError aclrtCntNotifyDestroy(aclrtCntNotify cntNotify);
+ACL_FUNC_VISIBILITY aclError aclrtRecordNotify(aclrtNotify notify,
+                                               aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtWaitAndResetNotify(aclrtNotify notify,
+                                                     aclrtStream stream,
+                                                     uint32_t timeout);
+ACL_FUNC_VISIBILITY aclError aclrtGetNotifyId(aclrtNotify notify,
+                                              uint32_t *notifyId);
+ACL_FUNC_VISIBILITY aclError aclrtGetEventId(aclrtEvent event,
+                                             uint32_t *eventId);
+ACL_FUNC_VISIBILITY aclError aclrtGetEventAvailNum(uint32_t *eventCount);
+ACL_FUNC_VISIBILITY aclError aclrtNotifyBatchReset(aclrtNotify *notifies,
+                                                   size_t num);
+ACL_FUNC_VISIBILITY aclError aclrtNotifyGetExportKey(aclrtNotify notify,
+                                                     char *key, size_t len,
+                                                     uint64_t flags);
+ACL_FUNC_VISIBILITY aclError aclrtNotifyImportByKey(aclrtNotify *notify,
+                                                    const char *key,
+                                                    uint64_t flags);
+ACL_FUNC_VISIBILITY aclError aclrtNotifySetImportPid(aclrtNotify notify,
+                                                     int32_t *pid, size_t num);
+ACL_FUNC_VISIBILITY aclError aclrtNotifySetImportPidInterServer(
+    aclrtNotify notify, aclrtServerPid *serverPids, size_t num);
+ACL_FUNC_VISIBILITY aclError
+aclrtCntNotifyRecord(aclrtCntNotify cntNotify, aclrtStream stream,
+                     aclrtCntNotifyRecordInfo *info);
+ACL_FUNC_VISIBILITY aclError aclrtCntNotifyWaitWithTimeout(
+    aclrtCntNotify cntNotify, aclrtStream stream, aclrtCntNotifyWaitInfo *info);
+ACL_FUNC_VISIBILITY aclError aclrtCntNotifyReset(aclrtCntNotify cntNotify,
+                                                 aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtCntNotifyGetId(aclrtCntNotify cntNotify,
+                                                 uint32_t *notifyId);
+ACL_FUNC_VISIBILITY aclError
+aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle *handle);
+ACL_FUNC_VISIBILITY aclError aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle,
+                                                     aclrtEvent *event);
+
+/* Labels and groups. */
+ACL_FUNC_VISIBILITY aclError aclrtSetGroup(int32_t groupId);
+ACL_FUNC_VISIBILITY aclError aclrtGetGroupCount(uint32_t *count);
+ACL_FUNC_VISIBILITY aclrtGroupInfo *aclrtCreateGroupInfo(void);
+ACL_FUNC_VISIBILITY aclError aclrtDestroyGroupInfo(aclrtGroupInfo *groupInfo);
+ACL_FUNC_VISIBILITY aclError aclrtGetAllGroupInfo(aclrtGroupInfo *groupInfo);
+ACL_FUNC_VISIBILITY aclError aclrtGetGroupInfoDetail(
+    const aclrtGroupInfo *groupInfo, int32_t groupIndex, aclrtGroupAttr attr,
+    void *attrValue, size_t valueLen, size_t *paramRetSize);
+ACL_FUNC_VISIBILITY aclError aclrtCreateLabel(aclrtLabel *label);
+ACL_FUNC_VISIBILITY aclError aclrtSetLabel(aclrtLabel label,
+                                           aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtDestroyLabel(aclrtLabel label);
+ACL_FUNC_VISIBILITY aclError aclrtCreateLabelList(aclrtLabel *labels,
+                                                  size_t num,
+                                                  aclrtLabelList *labelList);
+ACL_FUNC_VISIBILITY aclError aclrtDestroyLabelList(aclrtLabelList labelList);
+ACL_FUNC_VISIBILITY aclError aclrtSwitchLabelByIndex(void *ptr,
+                                                     uint32_t maxValue,
+                                                     aclrtLabelList labelList,
+                                                     aclrtStream stream);
+
+/* Memory: copies, IPC, caches, attributes. */
+ACL_FUNC_VISIBILITY aclError aclrtMallocForTaskScheduler(
+    void **devPtr, size_t size, aclrtMemMallocPolicy policy,
+    aclrtMallocConfig *cfg);
+ACL_FUNC_VISIBILITY aclError
+aclrtPointerGetAttributes(const void *ptr, aclrtPtrAttributes *attributes);
+ACL_FUNC_VISIBILITY aclError aclrtMemFlush(void *devPtr, size_t size);
+ACL_FUNC_VISIBILITY aclError aclrtMemInvalidate(void *devPtr, size_t size);
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsyncWithCondition(
+    void *dst, size_t destMax, const void *src, size_t count,
+    aclrtMemcpyKind kind, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtMemExportToShareableHandle(
+    aclrtDrvMemHandle handle, aclrtMemHandleType handleType, uint64_t flags,
+    uint64_t *shareableHandle);
+ACL_FUNC_VISIBILITY aclError aclrtMemExportToShareableHandleV2(
+    aclrtDrvMemHandle handle, uint64_t flags,
+    aclrtMemSharedHandleType shareType, void *shareableHandle);
+ACL_FUNC_VISIBILITY aclError aclrtMemImportFromShareableHandle(
+    uint64_t shareableHandle, int32_t deviceId, aclrtDrvMemHandle *handle);
+ACL_FUNC_VISIBILITY aclError aclrtMemImportFromShareableHandleV2(
+    void *shareableHandle, aclrtMemSharedHandleType shareType, uint64_t flags,
+    aclrtDrvMemHandle *handle);
+ACL_FUNC_VISIBILITY aclError aclrtMemSetPidToShareableHandle(
+    uint64_t shareableHandle, int32_t *pid, size_t pidNum);
+ACL_FUNC_VISIBILITY aclError aclrtMemSetPidToShareableHandleV2(
+    void *shareableHandle, aclrtMemSharedHandleType shareType, int32_t *pid,
+    size_t pidNum);
+ACL_FUNC_VISIBILITY aclError aclrtCmoAsync(void *src, size_t size,
+                                           aclrtCmoType cmoType,
+                                           aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError
+aclrtGetMemUceInfo(int32_t deviceId, aclrtMemUceInfo *memUceInfoArray,
+                   size_t arraySize, size_t *retSize);
+ACL_FUNC_VISIBILITY aclError aclrtMemUceRepair(int32_t deviceId,
+                                               aclrtMemUceInfo *memUceInfoArray,
+                                               size_t arraySize);
+ACL_FUNC_VISIBILITY aclError aclrtGetMemcpyDescSize(aclrtMemcpyKind kind,
+                                                    size_t *descSize);
+ACL_FUNC_VISIBILITY aclError aclrtSetMemcpyDesc(void *desc,
+                                                aclrtMemcpyKind kind,
+                                                void *srcAddr, void *dstAddr,
+                                                size_t count, void *config);
+ACL_FUNC_VISIBILITY aclError
+aclrtMemcpyAsyncWithOffset(void **dst, size_t destMax, size_t dstDataOffset,
+                           const void **src, size_t count, size_t srcDataOffset,
+                           aclrtMemcpyKind kind, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsyncWithDesc(void *desc,
+                                                      aclrtMemcpyKind kind,
+                                                      aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError
+aclrtKernelArgsGetHandleMemSize(aclrtFuncHandle funcHandle, size_t *memSize);
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsGetMemSize(
+    aclrtFuncHandle funcHandle, size_t userArgsSize, size_t *actualArgsSize);
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsInitByUserMem(
+    aclrtFuncHandle funcHandle, aclrtArgsHandle argsHandle, void *userHostMem,
+    size_t actualArgsSize);
+ACL_FUNC_VISIBILITY aclError aclrtValueWrite(void *devAddr, uint64_t value,
+                                             uint32_t flag, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtValueWait(void *devAddr, uint64_t value,
+                                            uint32_t flag, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtReduceAsync(
+    void *dst, const void *src, uint64_t count, aclrtReduceKind kind,
+    aclDataType type, aclrtStream stream, void *reserve);
+ACL_FUNC_VISIBILITY aclError aclrtFreeBuf(aclrtMbuf buf);
+ACL_FUNC_VISIBILITY aclError aclrtCmoAsyncWithBarrier(void *src, size_t size,
+                                                      aclrtCmoType cmoType,
+                                                      uint32_t barrierId,
+                                                      aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtCmoWaitBarrier(aclrtBarrierTaskInfo *taskInfo,
+                                                 aclrtStream stream,
+                                                 uint32_t flag);
+ACL_FUNC_VISIBILITY aclError
+aclrtMemcpyBatch(void **dsts, size_t *destMaxs, void **srcs, size_t *sizes,
+                 size_t numBatches, aclrtMemcpyBatchAttr *attrs,
+                 size_t *attrsIndexes, size_t numAttrs, size_t *failIndex);
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyBatchAsync(
+    void **dsts, size_t *destMaxs, void **srcs, size_t *sizes,
+    size_t numBatches, aclrtMemcpyBatchAttr *attrs, size_t *attrsIndexes,
+    size_t numAttrs, size_t *failIndex, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtIpcMemGetExportKey(void *devPtr, size_t size,
+                                                     char *key, size_t len,
+                                                     uint64_t flags);
+ACL_FUNC_VISIBILITY aclError aclrtIpcMemClose(const char *key);
+ACL_FUNC_VISIBILITY aclError aclrtIpcMemImportByKey(void **devPtr,
+                                                    const char *key,
+                                                    uint64_t flags);
+ACL_FUNC_VISIBILITY aclError aclrtIpcMemSetImportPid(const char *key,
+                                                     int32_t *pid, size_t num);
+ACL_FUNC_VISIBILITY aclError aclrtIpcMemSetAttr(const char *key,
+                                                aclrtIpcMemAttrType type,
+                                                uint64_t attr);
+ACL_FUNC_VISIBILITY aclError aclrtIpcMemImportPidInterServer(
+    const char *key, aclrtServerPid *serverPids, size_t num);
+ACL_FUNC_VISIBILITY aclError aclrtCheckMemType(void **addrList, uint32_t size,
+                                               uint32_t memType,
+                                               uint32_t *checkResult,
+                                               uint32_t reserve);
+ACL_FUNC_VISIBILITY aclError
+aclrtRandomNumAsync(const aclrtRandomNumTaskInfo *taskInfo,
+                    const aclrtStream stream, void *reserve);
+ACL_FUNC_VISIBILITY aclError aclrtCmoGetDescSize(size_t *size);
+ACL_FUNC_VISIBILITY aclError aclrtCmoSetDesc(void *cmoDesc, void *src,
+                                             size_t size);
+ACL_FUNC_VISIBILITY aclError aclrtCmoAsyncWithDesc(void *cmoDesc,
+                                                   aclrtCmoType cmoType,
+                                                   aclrtStream stream,
+                                                   const void *reserve);
+ACL_FUNC_VISIBILITY aclError aclrtMemSetAccess(void *virPtr, size_t size,
+                                               aclrtMemAccessDesc *desc,
+                                               size_t count);
+ACL_FUNC_VISIBILITY aclError aclrtMemGetAccess(void *virPtr,
+                                               aclrtMemLocation *location,
+                                               uint64_t *flag);
+ACL_FUNC_VISIBILITY aclError
+aclrtMemRetainAllocationHandle(void *virPtr, aclrtDrvMemHandle *handle);
+ACL_FUNC_VISIBILITY aclError aclrtMemGetAllocationPropertiesFromHandle(
+    aclrtDrvMemHandle handle, aclrtPhysicalMemProp *prop);
+
+/* Kernels, binaries and host functions. */
+ACL_FUNC_VISIBILITY aclError aclrtSubscribeHostFunc(uint64_t hostFuncThreadId,
+                                                    aclrtStream exeStream);
+ACL_FUNC_VISIBILITY aclError aclrtProcessHostFunc(int32_t timeout);
+ACL_FUNC_VISIBILITY aclError aclrtUnSubscribeHostFunc(uint64_t hostFuncThreadId,
+                                                      aclrtStream exeStream);
+ACL_FUNC_VISIBILITY aclrtBinary aclrtCreateBinary(const void *data,
+                                                  size_t dataLen);
+ACL_FUNC_VISIBILITY aclError aclrtDestroyBinary(aclrtBinary binary);
+ACL_FUNC_VISIBILITY aclError aclrtBinaryLoad(const aclrtBinary binary,
+                                             aclrtBinHandle *binHandle);
+ACL_FUNC_VISIBILITY aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle);
+ACL_FUNC_VISIBILITY aclError
+aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const char *kernelName,
+                       aclrtFuncHandle *funcHandle);
+ACL_FUNC_VISIBILITY aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle,
+                                               uint32_t blockDim,
+                                               const void *argsData,
+                                               size_t argsSize,
+                                               aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError
+aclrtBinaryLoadFromFile(const char *binPath, aclrtBinaryLoadOptions *options,
+                        aclrtBinHandle *binHandle);
+ACL_FUNC_VISIBILITY aclError aclrtBinaryGetDevAddress(
+    const aclrtBinHandle binHandle, void **binAddr, size_t *binSize);
+ACL_FUNC_VISIBILITY aclError aclrtBinaryGetFunctionByEntry(
+    aclrtBinHandle binHandle, uint64_t funcEntry, aclrtFuncHandle *funcHandle);
+ACL_FUNC_VISIBILITY aclError aclrtGetFunctionAddr(aclrtFuncHandle funcHandle,
+                                                  void **aicAddr,
+                                                  void **aivAddr);
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsInit(aclrtFuncHandle funcHandle,
+                                                 aclrtArgsHandle *argsHandle);
+ACL_FUNC_VISIBILITY aclError
+aclrtKernelArgsAppend(aclrtArgsHandle argsHandle, void *param, size_t paramSize,
+                      aclrtParamHandle *paramHandle);
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsAppendPlaceHolder(
+    aclrtArgsHandle argsHandle, aclrtParamHandle *paramHandle);
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsGetPlaceHolderBuffer(
+    aclrtArgsHandle argsHandle, aclrtParamHandle paramHandle, size_t dataSize,
+    void **bufferAddr);
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsParaUpdate(
+    aclrtArgsHandle argsHandle, aclrtParamHandle paramHandle, void *param,
+    size_t paramSize);
+ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithConfig(
+    aclrtFuncHandle funcHandle, uint32_t blockDim, aclrtStream stream,
+    aclrtLaunchKernelCfg *cfg, aclrtArgsHandle argsHandle, void *reserve);
+ACL_FUNC_VISIBILITY aclError
+aclrtKernelArgsFinalize(aclrtArgsHandle argsHandle);
+ACL_FUNC_VISIBILITY aclError aclrtGetFunctionName(aclrtFuncHandle funcHandle,
+                                                  uint32_t maxLen, char *name);
+ACL_FUNC_VISIBILITY aclError aclrtBinaryLoadFromData(
+    const void *data, size_t length, const aclrtBinaryLoadOptions *options,
+    aclrtBinHandle *binHandle);
+ACL_FUNC_VISIBILITY aclError aclrtRegisterCpuFunc(const aclrtBinHandle handle,
+                                                  const char *funcName,
+                                                  const char *kernelName,
+                                                  aclrtFuncHandle *funcHandle);
+ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelV2(
+    aclrtFuncHandle funcHandle, uint32_t blockDim, const void *argsData,
+    size_t argsSize, aclrtLaunchKernelCfg *cfg, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithHostArgs(
+    aclrtFuncHandle funcHandle, uint32_t blockDim, aclrtStream stream,
+    aclrtLaunchKernelCfg *cfg, void *hostArgs, size_t argsSize,
+    aclrtPlaceHolderInfo *placeHolderArray, size_t placeHolderNum);
+ACL_FUNC_VISIBILITY aclError aclrtLaunchHostFunc(aclrtStream stream,
+                                                 aclrtHostFunc fn, void *args);
+ACL_FUNC_VISIBILITY aclError
+aclrtGetFunctionAttribute(aclrtFuncHandle funcHandle,
+                          aclrtFuncAttribute attrType, int64_t *attrValue);
+
+/* Buffers and buffer chains. */
+ACL_FUNC_VISIBILITY aclError aclrtGetBufFromChain(aclrtMbuf headBuf,
+                                                  uint32_t index,
+                                                  aclrtMbuf *buf);
+ACL_FUNC_VISIBILITY aclError aclrtGetBufChainNum(aclrtMbuf headBuf,
+                                                 uint32_t *num);
+ACL_FUNC_VISIBILITY aclError aclrtAppendBufChain(aclrtMbuf headBuf,
+                                                 aclrtMbuf buf);
+ACL_FUNC_VISIBILITY aclError aclrtCopyBufRef(const aclrtMbuf buf,
+                                             aclrtMbuf *newBuf);
+ACL_FUNC_VISIBILITY aclError aclrtGetBufUserData(const aclrtMbuf buf,
+                                                 void *dataPtr, size_t size,
+                                                 size_t offset);
+ACL_FUNC_VISIBILITY aclError aclrtSetBufUserData(aclrtMbuf buf,
+                                                 const void *dataPtr,
+                                                 size_t size, size_t offset);
+ACL_FUNC_VISIBILITY aclError aclrtGetBufData(const aclrtMbuf buf,
+                                             void **dataPtr, size_t *size);
+ACL_FUNC_VISIBILITY aclError aclrtGetBufDataLen(aclrtMbuf buf, size_t *len);
+ACL_FUNC_VISIBILITY aclError aclrtSetBufDataLen(aclrtMbuf buf, size_t len);
+ACL_FUNC_VISIBILITY aclError aclrtAllocBuf(aclrtMbuf *buf, size_t size);
+
+/* Errors, overflow, abort, snapshots and tasks. */
+ACL_FUNC_VISIBILITY aclError aclrtGetThreadLastTaskId(uint32_t *taskId);
+ACL_FUNC_VISIBILITY aclError aclrtSetOpExecuteTimeOutWithMs(uint32_t timeout);
+ACL_FUNC_VISIBILITY aclError
+aclrtSetOpExecuteTimeOutV2(uint64_t timeout, uint64_t *actualTimeout);
+ACL_FUNC_VISIBILITY aclError aclrtGetOpTimeOutInterval(uint64_t *interval);
+ACL_FUNC_VISIBILITY aclError aclrtGetOverflowStatus(void *outputAddr,
+                                                    size_t outputSize,
+                                                    aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtResetOverflowStatus(aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError
+aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32_t *value);
+ACL_FUNC_VISIBILITY aclError aclrtProfTrace(void *userdata, int32_t length,
+                                            aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtGetFloatOverflowStatus(void *outputAddr,
+                                                         uint64_t outputSize,
+                                                         aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtResetFloatOverflowStatus(aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtNpuGetFloatOverFlowStatus(void *outputAddr,
+                                                            uint64_t outputSize,
+                                                            uint32_t checkMode,
+                                                            aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError
+aclrtNpuClearFloatOverFlowStatus(uint32_t checkMode, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtGetHardwareSyncAddr(void **addr);
+ACL_FUNC_VISIBILITY aclError
+aclrtGetOpExecuteTimeout(uint32_t *const timeoutMs);
+ACL_FUNC_VISIBILITY aclError aclrtTaskUpdateAsync(aclrtStream taskStream,
+                                                  uint32_t taskId,
+                                                  aclrtTaskUpdateInfo *info,
+                                                  aclrtStream execStream);
+ACL_FUNC_VISIBILITY aclError aclrtPersistentTaskClean(aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtGetErrorVerbose(int32_t deviceId,
+                                                  aclrtErrorInfo *errorInfo);
+ACL_FUNC_VISIBILITY aclError aclrtRepairError(int32_t deviceId,
+                                              const aclrtErrorInfo *errorInfo);
+ACL_FUNC_VISIBILITY aclError aclrtSnapShotProcessLock(void);
+ACL_FUNC_VISIBILITY aclError aclrtSnapShotProcessUnlock(void);
+ACL_FUNC_VISIBILITY aclError aclrtSnapShotProcessBackup(void);
+ACL_FUNC_VISIBILITY aclError aclrtSnapShotProcessRestore(void);
+ACL_FUNC_VISIBILITY aclError aclrtCacheLastTaskOpInfo(const void *const infoPtr,
+                                                      const size_t infoSize);
+
+/* mssim-release: end */
 
 #ifdef __cplusplus
 }
