@@ -213,6 +213,10 @@ ACL_FUNC_VISIBILITY aclError aclGetTensorDescDimV2(const aclTensorDesc *desc,
 ACL_FUNC_VISIBILITY void aclAppLog(aclLogLevel logLevel, const char *func,
                                    const char *file, uint32_t line,
                                    const char *fmt, ...);
+/* Logs through aclAppLog with the caller's function, file and line. */
+#define ACL_APP_LOG(level, fmt, ...)                                           \
+  aclAppLog(level, __FUNCTION__, __FILE__, __LINE__, fmt, ##__VA_ARGS__)
+
 ACL_FUNC_VISIBILITY const char *aclGetRecentErrMsg(void);
 
 #ifdef __cplusplus
