@@ -103,7 +103,8 @@ TEST_F(AclDvppDesc, VideoDescriptionsAndConfigurations) {
   EXPECT_EQ(acldvppDestroyJpegeConfig(jpege), ACL_SUCCESS);
 
   acldvppChannelDesc *channel = acldvppCreateChannelDesc();
-  EXPECT_EQ(acldvppSetChannelDescMode(channel, 8), ACL_ERROR_INVALID_PARAM);
+  // 8 is DVPP_CHNMODE_PNGD; 16 is no mode.
+  EXPECT_EQ(acldvppSetChannelDescMode(channel, 16), ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(acldvppSetChannelDescMode(channel, DVPP_CHNMODE_JPEGD),
             ACL_SUCCESS);
   EXPECT_EQ(acldvppDestroyChannelDesc(channel), ACL_SUCCESS);

@@ -125,8 +125,8 @@ acldvppGetChannelDescChannelId(const acldvppChannelDesc *channelDesc) {
 
 ACL_FUNC_VISIBILITY aclError
 acldvppSetChannelDescMode(acldvppChannelDesc *channelDesc, uint32_t mode) {
-  constexpr uint32_t all =
-      DVPP_CHNMODE_VPC | DVPP_CHNMODE_JPEGD | DVPP_CHNMODE_JPEGE;
+  constexpr uint32_t all = DVPP_CHNMODE_VPC | DVPP_CHNMODE_JPEGD |
+                           DVPP_CHNMODE_JPEGE | DVPP_CHNMODE_PNGD;
   if (!Runtime::instance().isLive(channelDesc, HandleKind::ChannelDesc))
     return fail(ACL_ERROR_INVALID_PARAM, "acldvppSetChannelDescMode",
                 "unknown channel description");
@@ -134,7 +134,8 @@ acldvppSetChannelDescMode(acldvppChannelDesc *channelDesc, uint32_t mode) {
     return fail(ACL_ERROR_INVALID_PARAM, "acldvppSetChannelDescMode",
                 "mode " + std::to_string(mode) +
                     " is not a combination of DVPP_CHNMODE_VPC, "
-                    "DVPP_CHNMODE_JPEGD and DVPP_CHNMODE_JPEGE");
+                    "DVPP_CHNMODE_JPEGD, DVPP_CHNMODE_JPEGE and "
+                    "DVPP_CHNMODE_PNGD");
   channelDesc->mode = mode;
   return ACL_SUCCESS;
 }

@@ -43,8 +43,40 @@ uint32_t mssim::alignUp(uint32_t value, uint32_t alignment) {
   return (value + alignment - 1) / alignment * alignment;
 }
 
+namespace {
+
+/// The subsampling a frame's components declare: the first (luma) one's
+/// horizontal and vertical factors over the others' (all 1 x 1).
+acldvppJpegFormat subsamplingOf(const uint8_t *frame, uint32_t length) {
+  uint32_t count = frame[9];
+  if (count == 1)
+    return ACL_JPEG_CSS_GRAY;
+  if (count != 3 || length < 8 + 3 * count)
+    return ACL_JPEG_CSS_UNKNOWN;
+  for (uint32_t c = 1; c < count; ++c)
+    if (frame[11 + 3 * c] != 0x11)
+      return ACL_JPEG_CSS_UNKNOWN;
+  switch (frame[11]) {
+  case 0x11:
+    return ACL_JPEG_CSS_444;
+  case 0x21:
+    return ACL_JPEG_CSS_422;
+  case 0x22:
+    return ACL_JPEG_CSS_420;
+  case 0x12:
+    return ACL_JPEG_CSS_440;
+  case 0x41:
+    return ACL_JPEG_CSS_411;
+  default:
+    return ACL_JPEG_CSS_UNKNOWN;
+  }
+}
+
+} // namespace
+
 bool mssim::jpegFrame(const uint8_t *data, uint32_t size, uint32_t *width,
-                      uint32_t *height, int32_t *components) {
+                      uint32_t *height, int32_t *components,
+                      acldvppJpegFormat *subsampling) {
   if (size < 4 || data[0] != 0xFF || data[1] != 0xD8)
     return false;
   uint32_t at = 2;
@@ -67,6 +99,8 @@ bool mssim::jpegFrame(const uint8_t *data, uint32_t size, uint32_t *width,
       *height = (uint32_t(data[at + 5]) << 8) | data[at + 6];
       *width = (uint32_t(data[at + 7]) << 8) | data[at + 8];
       *components = data[at + 9];
+      if (subsampling)
+        *subsampling = subsamplingOf(data + at, length);
       return *width && *height;
     }
     if (marker == 0xDA || marker == 0xD9) // scan or end before a frame

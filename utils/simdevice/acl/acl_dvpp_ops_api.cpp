@@ -5,9 +5,11 @@
 // device memory (acldvppMalloc), YUV420SP (NV12 or NV21), strides aligned as
 // the hardware wants them, output buffers large enough. JPEG decoding reads
 // the picture's size from its header and fills the output with a
-// deterministic gradient (the entropy-coded pixels are not decoded); resizing
-// and cropping are nearest-neighbour, on the actual pixels. The rest of
-// DVPP's operations are stand-ins.
+// deterministic gradient (the entropy-coded pixels are not decoded); resize,
+// crop, crop-and-paste and their resize-config and batch forms are
+// nearest-neighbour, on the actual pixels (a paste leaves the rest of the
+// output as it was). PNG and JPEG encoding are in acl_dvpp_codec_api.cpp; the
+// rest of DVPP's operations are stand-ins.
 //
 //===----------------------------------------------------------------------===//
 #include "dvpp_objects.h"
@@ -17,14 +19,13 @@
 
 using namespace mssim;
 
-namespace {
+namespace mssim {
 
 bool isYuv420sp(acldvppPixelFormat format) {
   return format == PIXEL_FORMAT_YUV_SEMIPLANAR_420 ||
          format == PIXEL_FORMAT_YVU_SEMIPLANAR_420;
 }
 
-/// The channel, created (acldvppCreateChannel) and live; else an error.
 aclError checkChannel(const char *api, const acldvppChannelDesc *channel,
                       uint32_t mode) {
   if (!Runtime::instance().isLive(channel, HandleKind::ChannelDesc) ||
@@ -38,9 +39,6 @@ aclError checkChannel(const char *api, const acldvppChannelDesc *channel,
   return ACL_SUCCESS;
 }
 
-/// A YUV420SP picture description the hardware takes: live, in device
-/// memory, strides aligned (width to 16, height to 2), the picture inside
-/// them and the buffer holding them.
 aclError checkPicture(const char *api, const acldvppPicDesc *pic,
                       const char *which) {
   std::string what = std::string(which) + " picture";
@@ -78,60 +76,159 @@ bool writeDevice(void *to, const std::vector<uint8_t> &bytes) {
                    bytes.size()) == 0;
 }
 
-/// Nearest-neighbour copy of the region [left, right] x [top, bottom] of
-/// `in` (inclusive, as the real ROI) onto the whole of `out`.
+aclError describeDecoded(const char *api, acldvppPicDesc *out, uint32_t width,
+                         uint32_t height, uint32_t widthStride,
+                         uint32_t heightStride, uint64_t bytes,
+                         const char *predict) {
+  if (bytes > out->size)
+    return fail(ACL_ERROR_INVALID_PARAM, api,
+                "the output buffer holds " + std::to_string(out->size) +
+                    " bytes; the picture needs " + std::to_string(bytes) +
+                    " (" + predict + ")");
+  out->width = width;
+  out->height = height;
+  out->widthStride = widthStride;
+  out->heightStride = heightStride;
+  out->retCode = 0;
+  return ACL_SUCCESS;
+}
+
+} // namespace mssim
+
+namespace {
+
+/// A rectangle of a picture, inclusive as the real ROI configs are.
+struct Region {
+  uint32_t left, right, top, bottom;
+  uint32_t width() const { return right - left + 1; }
+  uint32_t height() const { return bottom - top + 1; }
+};
+
+Region wholeOf(const acldvppPicDesc &pic) {
+  return {0, pic.width ? pic.width - 1 : 0, 0, pic.height ? pic.height - 1 : 0};
+}
+
+bool inside(const Region &region, const acldvppPicDesc &pic) {
+  return region.left <= region.right && region.top <= region.bottom &&
+         region.right < pic.width && region.bottom < pic.height;
+}
+
+/// Nearest-neighbour copy of `from` (a region of `in`) onto `to` (a region
+/// of `out`); the rest of `out` is left as it is.
 void resample(const acldvppPicDesc &inDesc, const std::vector<uint8_t> &in,
-              const acldvppPicDesc &outDesc, std::vector<uint8_t> &out,
-              uint32_t left, uint32_t right, uint32_t top, uint32_t bottom) {
-  uint32_t srcW = right - left + 1, srcH = bottom - top + 1;
+              const Region &from, const acldvppPicDesc &outDesc,
+              std::vector<uint8_t> &out, const Region &to) {
   const uint8_t *inUv =
       in.data() + size_t(inDesc.widthStride) * inDesc.heightStride;
   uint8_t *outUv =
       out.data() + size_t(outDesc.widthStride) * outDesc.heightStride;
-  for (uint32_t y = 0; y < outDesc.height; ++y) {
-    uint32_t sy = top + y * srcH / outDesc.height;
-    for (uint32_t x = 0; x < outDesc.width; ++x) {
-      uint32_t sx = left + x * srcW / outDesc.width;
+  for (uint32_t dy = 0; dy < to.height(); ++dy) {
+    uint32_t y = to.top + dy, sy = from.top + dy * from.height() / to.height();
+    for (uint32_t dx = 0; dx < to.width(); ++dx) {
+      uint32_t x = to.left + dx,
+               sx = from.left + dx * from.width() / to.width();
       out[size_t(y) * outDesc.widthStride + x] =
           in[size_t(sy) * inDesc.widthStride + sx];
       if (y % 2 == 0 && x % 2 == 0) { // one UV pair per 2 x 2 pixels
-        size_t to = size_t(y / 2) * outDesc.widthStride + x;
-        size_t from = size_t(sy / 2) * inDesc.widthStride + (sx & ~1u);
-        outUv[to] = inUv[from];
+        size_t at = size_t(y / 2) * outDesc.widthStride + x;
+        size_t src = size_t(sy / 2) * inDesc.widthStride + (sx & ~1u);
+        outUv[at] = inUv[src];
         if (x + 1 < outDesc.widthStride)
-          outUv[to + 1] = inUv[from + 1];
+          outUv[at + 1] = inUv[src + 1];
       }
     }
   }
 }
 
-/// Resizes or crops: checks, then queues the resampling on `stream`.
+/// Crops `from` out of `input` and resizes it onto `to` of `output` (null:
+/// the whole output): checks, then queues the resampling on `stream`.
 aclError vpc(const char *api, acldvppChannelDesc *channel,
-             acldvppPicDesc *input, acldvppPicDesc *output, uint32_t left,
-             uint32_t right, uint32_t top, uint32_t bottom,
-             aclrtStream stream) {
+             acldvppPicDesc *input, acldvppPicDesc *output, const Region *from,
+             const Region *to, aclrtStream stream) {
   if (aclError error = checkChannel(api, channel, DVPP_CHNMODE_VPC))
     return error;
   if (aclError error = checkPicture(api, input, "input"))
     return error;
   if (aclError error = checkPicture(api, output, "output"))
     return error;
-  if (left > right || top > bottom || right >= input->width ||
-      bottom >= input->height)
+  Region source = from ? *from : wholeOf(*input);
+  Region target = to ? *to : wholeOf(*output);
+  if (!inside(source, *input))
     return fail(ACL_ERROR_INVALID_PARAM, api,
-                "the region is not inside the input picture");
+                "the crop area is not inside the input picture");
+  if (!inside(target, *output))
+    return fail(ACL_ERROR_INVALID_PARAM, api,
+                "the paste area is not inside the output picture");
   acldvppPicDesc in = *input, out = *output; // as they are when queued
   return enqueueTask(api, stream, [=] {
-    std::vector<uint8_t> source, target;
+    std::vector<uint8_t> pixels, result;
     size_t inBytes = size_t(in.widthStride) * in.heightStride * 3 / 2;
     size_t outBytes = size_t(out.widthStride) * out.heightStride * 3 / 2;
-    if (!readDevice(in.data, inBytes, &source) ||
-        !readDevice(out.data, outBytes, &target))
+    if (!readDevice(in.data, inBytes, &pixels) ||
+        !readDevice(out.data, outBytes, &result))
       return ACL_ERROR_RT_PARAM_INVALID;
-    resample(in, source, out, target, left, right, top, bottom);
-    return writeDevice(out.data, target) ? ACL_SUCCESS
+    resample(in, pixels, source, out, result, target);
+    return writeDevice(out.data, result) ? ACL_SUCCESS
                                          : ACL_ERROR_RT_PARAM_INVALID;
   });
+}
+
+/// The region a live ROI config names; else null with the error recorded.
+const acldvppRoiConfig *liveRoi(const char *api, const acldvppRoiConfig *roi,
+                                const char *which) {
+  if (Runtime::instance().isLive(roi, HandleKind::RoiConfig))
+    return roi;
+  fail(ACL_ERROR_INVALID_PARAM, api, std::string("unknown ") + which);
+  return nullptr;
+}
+
+bool validResize(const char *api, const acldvppResizeConfig *config) {
+  if (Runtime::instance().isLive(config, HandleKind::ResizeConfig))
+    return true;
+  fail(ACL_ERROR_INVALID_PARAM, api, "unknown resize configuration");
+  return false;
+}
+
+/// The batch operations: `size` source pictures, roiNums[i] areas of source
+/// i, each onto the next destination picture (and its paste area).
+aclError batch(const char *api, acldvppChannelDesc *channel,
+               acldvppBatchPicDesc *sources, const uint32_t *roiNums,
+               uint32_t size, acldvppBatchPicDesc *destinations,
+               acldvppRoiConfig *const cropAreas[],
+               acldvppRoiConfig *const pasteAreas[], aclrtStream stream) {
+  Runtime &rt = Runtime::instance();
+  if (!rt.isLive(sources, HandleKind::BatchPicDesc) ||
+      !rt.isLive(destinations, HandleKind::BatchPicDesc) || !roiNums ||
+      !cropAreas || size == 0 || size > sources->pictures.size())
+    return fail(ACL_ERROR_INVALID_PARAM, api,
+                "unknown batch descriptions, or no areas, or more sources "
+                "than the batch holds");
+  uint64_t total = 0;
+  for (uint32_t i = 0; i < size; ++i)
+    total += roiNums[i];
+  if (total == 0 || total > destinations->pictures.size())
+    return fail(ACL_ERROR_INVALID_PARAM, api,
+                "the areas (" + std::to_string(total) +
+                    ") do not fit the destination batch (" +
+                    std::to_string(destinations->pictures.size()) + ")");
+  size_t next = 0;
+  for (uint32_t i = 0; i < size; ++i)
+    for (uint32_t k = 0; k < roiNums[i]; ++k, ++next) {
+      const acldvppRoiConfig *crop = liveRoi(api, cropAreas[next], "crop area");
+      const acldvppRoiConfig *paste =
+          pasteAreas ? liveRoi(api, pasteAreas[next], "paste area") : nullptr;
+      if (!crop || (pasteAreas && !paste))
+        return lastError(/*clear=*/false);
+      Region from{crop->left, crop->right, crop->top, crop->bottom};
+      Region to =
+          paste ? Region{paste->left, paste->right, paste->top, paste->bottom}
+                : Region{0, 0, 0, 0};
+      if (aclError error = vpc(api, channel, sources->pictures[i],
+                               destinations->pictures[next], &from,
+                               paste ? &to : nullptr, stream))
+        return error;
+    }
+  return ACL_SUCCESS;
 }
 
 } // namespace
@@ -163,16 +260,10 @@ ACL_FUNC_VISIBILITY aclError acldvppJpegDecodeAsync(
   uint32_t widthStride = alignUp(width, 128),
            heightStride = alignUp(height, 16);
   uint64_t bytes = uint64_t(widthStride) * heightStride * 3 / 2;
-  if (bytes > outputDesc->size)
-    return fail(ACL_ERROR_INVALID_PARAM, api,
-                "the output buffer holds " + std::to_string(outputDesc->size) +
-                    " bytes; the picture needs " + std::to_string(bytes) +
-                    " (acldvppJpegPredictDecSize)");
-  outputDesc->width = width;
-  outputDesc->height = height;
-  outputDesc->widthStride = widthStride;
-  outputDesc->heightStride = heightStride;
-  outputDesc->retCode = 0;
+  if (aclError error =
+          describeDecoded(api, outputDesc, width, height, widthStride,
+                          heightStride, bytes, "acldvppJpegPredictDecSize"))
+    return error;
   void *out = outputDesc->data;
   return enqueueTask(api, stream, [=] {
     // A gradient: luma across, chroma neutral.
@@ -190,27 +281,104 @@ ACL_FUNC_VISIBILITY aclError
 acldvppVpcResizeAsync(acldvppChannelDesc *channelDesc,
                       acldvppPicDesc *inputDesc, acldvppPicDesc *outputDesc,
                       acldvppResizeConfig *resizeConfig, aclrtStream stream) {
-  if (!Runtime::instance().isLive(resizeConfig, HandleKind::ResizeConfig))
-    return fail(ACL_ERROR_INVALID_PARAM, "acldvppVpcResizeAsync",
-                "unknown resize configuration");
-  if (!Runtime::instance().isLive(inputDesc, HandleKind::PicDesc))
-    return fail(ACL_ERROR_INVALID_PARAM, "acldvppVpcResizeAsync",
-                "the input picture description is unknown");
-  return vpc("acldvppVpcResizeAsync", channelDesc, inputDesc, outputDesc, 0,
-             inputDesc->width ? inputDesc->width - 1 : 0, 0,
-             inputDesc->height ? inputDesc->height - 1 : 0, stream);
+  const char *api = "acldvppVpcResizeAsync";
+  if (!validResize(api, resizeConfig))
+    return lastError(/*clear=*/false);
+  return vpc(api, channelDesc, inputDesc, outputDesc, nullptr, nullptr, stream);
 }
 
 ACL_FUNC_VISIBILITY aclError
 acldvppVpcCropAsync(acldvppChannelDesc *channelDesc, acldvppPicDesc *inputDesc,
                     acldvppPicDesc *outputDesc, acldvppRoiConfig *cropArea,
                     aclrtStream stream) {
-  if (!Runtime::instance().isLive(cropArea, HandleKind::RoiConfig))
-    return fail(ACL_ERROR_INVALID_PARAM, "acldvppVpcCropAsync",
-                "unknown crop area");
-  return vpc("acldvppVpcCropAsync", channelDesc, inputDesc, outputDesc,
-             cropArea->left, cropArea->right, cropArea->top, cropArea->bottom,
-             stream);
+  return acldvppVpcCropResizeAsync(channelDesc, inputDesc, outputDesc, cropArea,
+                                   nullptr, stream);
+}
+
+ACL_FUNC_VISIBILITY aclError acldvppVpcCropResizeAsync(
+    acldvppChannelDesc *channelDesc, acldvppPicDesc *inputDesc,
+    acldvppPicDesc *outputDesc, acldvppRoiConfig *cropArea,
+    acldvppResizeConfig *resizeConfig, aclrtStream stream) {
+  const char *api =
+      resizeConfig ? "acldvppVpcCropResizeAsync" : "acldvppVpcCropAsync";
+  if (resizeConfig && !validResize(api, resizeConfig))
+    return lastError(/*clear=*/false);
+  if (!liveRoi(api, cropArea, "crop area"))
+    return lastError(/*clear=*/false);
+  Region from{cropArea->left, cropArea->right, cropArea->top, cropArea->bottom};
+  return vpc(api, channelDesc, inputDesc, outputDesc, &from, nullptr, stream);
+}
+
+ACL_FUNC_VISIBILITY aclError acldvppVpcCropAndPasteAsync(
+    acldvppChannelDesc *channelDesc, acldvppPicDesc *inputDesc,
+    acldvppPicDesc *outputDesc, acldvppRoiConfig *cropArea,
+    acldvppRoiConfig *pasteArea, aclrtStream stream) {
+  return acldvppVpcCropResizePasteAsync(channelDesc, inputDesc, outputDesc,
+                                        cropArea, pasteArea, nullptr, stream);
+}
+
+ACL_FUNC_VISIBILITY aclError acldvppVpcCropResizePasteAsync(
+    acldvppChannelDesc *channelDesc, acldvppPicDesc *inputDesc,
+    acldvppPicDesc *outputDesc, acldvppRoiConfig *cropArea,
+    acldvppRoiConfig *pasteArea, acldvppResizeConfig *resizeConfig,
+    aclrtStream stream) {
+  const char *api = resizeConfig ? "acldvppVpcCropResizePasteAsync"
+                                 : "acldvppVpcCropAndPasteAsync";
+  if (resizeConfig && !validResize(api, resizeConfig))
+    return lastError(/*clear=*/false);
+  if (!liveRoi(api, cropArea, "crop area") ||
+      !liveRoi(api, pasteArea, "paste area"))
+    return lastError(/*clear=*/false);
+  Region from{cropArea->left, cropArea->right, cropArea->top, cropArea->bottom};
+  Region to{pasteArea->left, pasteArea->right, pasteArea->top,
+            pasteArea->bottom};
+  return vpc(api, channelDesc, inputDesc, outputDesc, &from, &to, stream);
+}
+
+ACL_FUNC_VISIBILITY aclError acldvppVpcBatchCropAsync(
+    acldvppChannelDesc *channelDesc, acldvppBatchPicDesc *srcBatchPicDescs,
+    uint32_t *roiNums, uint32_t size, acldvppBatchPicDesc *dstBatchPicDescs,
+    acldvppRoiConfig *cropAreas[], aclrtStream stream) {
+  return batch("acldvppVpcBatchCropAsync", channelDesc, srcBatchPicDescs,
+               roiNums, size, dstBatchPicDescs, cropAreas, nullptr, stream);
+}
+
+ACL_FUNC_VISIBILITY aclError acldvppVpcBatchCropResizeAsync(
+    acldvppChannelDesc *channelDesc, acldvppBatchPicDesc *srcBatchPicDescs,
+    uint32_t *roiNums, uint32_t size, acldvppBatchPicDesc *dstBatchPicDescs,
+    acldvppRoiConfig *cropAreas[], acldvppResizeConfig *resizeConfig,
+    aclrtStream stream) {
+  const char *api = "acldvppVpcBatchCropResizeAsync";
+  if (!validResize(api, resizeConfig))
+    return lastError(/*clear=*/false);
+  return batch(api, channelDesc, srcBatchPicDescs, roiNums, size,
+               dstBatchPicDescs, cropAreas, nullptr, stream);
+}
+
+ACL_FUNC_VISIBILITY aclError acldvppVpcBatchCropAndPasteAsync(
+    acldvppChannelDesc *channelDesc, acldvppBatchPicDesc *srcBatchPicDescs,
+    uint32_t *roiNums, uint32_t size, acldvppBatchPicDesc *dstBatchPicDescs,
+    acldvppRoiConfig *cropAreas[], acldvppRoiConfig *pasteAreas[],
+    aclrtStream stream) {
+  const char *api = "acldvppVpcBatchCropAndPasteAsync";
+  if (!pasteAreas)
+    return fail(ACL_ERROR_INVALID_PARAM, api, "null paste areas");
+  return batch(api, channelDesc, srcBatchPicDescs, roiNums, size,
+               dstBatchPicDescs, cropAreas, pasteAreas, stream);
+}
+
+ACL_FUNC_VISIBILITY aclError acldvppVpcBatchCropResizePasteAsync(
+    acldvppChannelDesc *channelDesc, acldvppBatchPicDesc *srcBatchPicDescs,
+    uint32_t *roiNums, uint32_t size, acldvppBatchPicDesc *dstBatchPicDescs,
+    acldvppRoiConfig *cropAreas[], acldvppRoiConfig *pasteAreas[],
+    acldvppResizeConfig *resizeConfig, aclrtStream stream) {
+  const char *api = "acldvppVpcBatchCropResizePasteAsync";
+  if (!validResize(api, resizeConfig))
+    return lastError(/*clear=*/false);
+  if (!pasteAreas)
+    return fail(ACL_ERROR_INVALID_PARAM, api, "null paste areas");
+  return batch(api, channelDesc, srcBatchPicDescs, roiNums, size,
+               dstBatchPicDescs, cropAreas, pasteAreas, stream);
 }
 
 } // extern "C"

@@ -94,10 +94,35 @@ namespace mssim {
 /// `value` rounded up to a multiple of `alignment`.
 uint32_t alignUp(uint32_t value, uint32_t alignment);
 
-/// What a JPEG's start-of-frame says: width, height, components. False if
-/// `data` holds no JPEG with one (a marker walk over the header).
+/// What a JPEG's start-of-frame says: width, height, components and, if
+/// `subsampling` is given, the chroma subsampling. False if `data` holds no
+/// JPEG with one (a marker walk over the header).
 bool jpegFrame(const uint8_t *data, uint32_t size, uint32_t *width,
-               uint32_t *height, int32_t *components);
+               uint32_t *height, int32_t *components,
+               acldvppJpegFormat *subsampling = nullptr);
+
+// Shared by the operations (acl_dvpp_ops_api.cpp, acl_dvpp_codec_api.cpp).
+bool isYuv420sp(acldvppPixelFormat format);
+/// The channel, created (acldvppCreateChannel), live and of a mode that
+/// includes `mode`; else the error, recorded.
+aclError checkChannel(const char *api, const acldvppChannelDesc *channel,
+                      uint32_t mode);
+/// A YUV420SP picture description the hardware takes: live, in device
+/// memory, strides aligned (width to 16, height to 2), the picture inside
+/// them and the buffer holding them; else the error, recorded.
+aclError checkPicture(const char *api, const acldvppPicDesc *pic,
+                      const char *which);
+/// A decoder's output: checks that `out`'s buffer holds `bytes` (else the
+/// error, naming the `predict` call that sizes it), then describes the
+/// decoded picture in it.
+aclError describeDecoded(const char *api, acldvppPicDesc *out, uint32_t width,
+                         uint32_t height, uint32_t widthStride,
+                         uint32_t heightStride, uint64_t bytes,
+                         const char *predict);
+/// Copies `bytes` of device memory at `from` to *out (through the driver).
+bool readDevice(const void *from, size_t bytes, std::vector<uint8_t> *out);
+/// Copies `bytes` to device memory at `to` (through the driver).
+bool writeDevice(void *to, const std::vector<uint8_t> &bytes);
 
 } // namespace mssim
 

@@ -31,6 +31,9 @@ typedef struct acldvppStreamDesc acldvppStreamDesc;
 typedef struct aclvdecFrameConfig aclvdecFrameConfig;
 typedef struct aclvencChannelDesc aclvencChannelDesc;
 typedef struct aclvencFrameConfig aclvencFrameConfig;
+typedef struct acldvppBorderConfig acldvppBorderConfig;
+typedef struct acldvppLutMap acldvppLutMap;
+typedef struct acldvppHist acldvppHist;
 typedef void (*aclvdecCallback)(acldvppStreamDesc *input,
                                 acldvppPicDesc *output, void *userData);
 typedef void (*aclvencCallback)(acldvppPicDesc *input,
@@ -118,8 +121,61 @@ typedef enum acldvppStreamFormat {
 typedef enum acldvppChannelMode {
   DVPP_CHNMODE_VPC = 1,
   DVPP_CHNMODE_JPEGD = 2,
-  DVPP_CHNMODE_JPEGE = 4
+  DVPP_CHNMODE_JPEGE = 4,
+  DVPP_CHNMODE_PNGD = 8
 } acldvppChannelMode;
+
+typedef enum acldvppBorderType {
+  BORDER_CONSTANT = 0,
+  BORDER_REPLICATE = 1,
+  BORDER_REFLECT = 2,
+  BORDER_REFLECT_101 = 3
+} acldvppBorderType;
+
+/* A JPEG's chroma subsampling (acldvppJpegGetImageInfoV2). */
+typedef enum acldvppJpegFormat {
+  ACL_JPEG_CSS_444 = 0,
+  ACL_JPEG_CSS_422 = 1,
+  ACL_JPEG_CSS_420 = 2,
+  ACL_JPEG_CSS_GRAY = 3,
+  ACL_JPEG_CSS_440 = 4,
+  ACL_JPEG_CSS_411 = 5,
+  ACL_JPEG_CSS_UNKNOWN = 1000
+} acldvppJpegFormat;
+
+/* What the Set/GetChannelDescParam calls name. */
+typedef enum aclvencChannelDescParamType {
+  ACL_VENC_THREAD_ID_UINT64 = 0,
+  ACL_VENC_CALLBACK_PTR = 1,
+  ACL_VENC_PIXEL_FORMAT_UINT32 = 2,
+  ACL_VENC_ENCODE_TYPE_UINT32 = 3,
+  ACL_VENC_PIC_WIDTH_UINT32 = 4,
+  ACL_VENC_PIC_HEIGHT_UINT32 = 5,
+  ACL_VENC_KEY_FRAME_INTERVAL_UINT32 = 6,
+  ACL_VENC_BUF_ADDR_PTR = 7,
+  ACL_VENC_BUF_SIZE_UINT32 = 8,
+  ACL_VENC_RC_MODE_UINT32 = 9,
+  ACL_VENC_SRC_RATE_UINT32 = 10,
+  ACL_VENC_MAX_BITRATE_UINT32 = 11,
+  ACL_VENC_MAX_IP_PROP_UINT32 = 12
+} aclvencChannelDescParamType;
+
+typedef enum acldvppChannelDescParamType {
+  ACL_DVPP_CSC_MATRIX_UINT32 = 0
+} acldvppChannelDescParamType;
+
+typedef enum aclvdecChannelDescParamType {
+  ACL_VDEC_CSC_MATRIX_UINT32 = 0
+} aclvdecChannelDescParamType;
+
+typedef enum acldvppCscMatrix {
+  ACL_DVPP_CSC_MATRIX_BT601_WIDE = 0,
+  ACL_DVPP_CSC_MATRIX_BT601_NARROW = 1,
+  ACL_DVPP_CSC_MATRIX_BT709_WIDE = 2,
+  ACL_DVPP_CSC_MATRIX_BT709_NARROW = 3,
+  ACL_DVPP_CSC_MATRIX_BT2020_WIDE = 4,
+  ACL_DVPP_CSC_MATRIX_BT2020_NARROW = 5
+} acldvppCscMatrix;
 
 /* Memory. */
 ACL_FUNC_VISIBILITY aclError acldvppMalloc(void **devPtr, size_t size);
@@ -398,6 +454,152 @@ ACL_FUNC_VISIBILITY aclError aclvencSendFrame(aclvencChannelDesc *channelDesc,
                                               void *reserve,
                                               aclvencFrameConfig *config,
                                               void *userdata);
+
+/* PNG decoding and the JPEG header, version 2. */
+ACL_FUNC_VISIBILITY aclError acldvppJpegGetImageInfoV2(
+    const void *data, uint32_t size, uint32_t *width, uint32_t *height,
+    int32_t *components, acldvppJpegFormat *format);
+ACL_FUNC_VISIBILITY aclError acldvppPngGetImageInfo(const void *data,
+                                                    uint32_t dataSize,
+                                                    uint32_t *width,
+                                                    uint32_t *height,
+                                                    int32_t *components);
+ACL_FUNC_VISIBILITY aclError acldvppPngPredictDecSize(
+    const void *data, uint32_t dataSize, acldvppPixelFormat outputPixelFormat,
+    uint32_t *decSize);
+ACL_FUNC_VISIBILITY aclError acldvppPngDecodeAsync(
+    acldvppChannelDesc *channelDesc, const void *data, uint32_t size,
+    acldvppPicDesc *outputDesc, aclrtStream stream);
+
+/* VPC: crop with resize configs, batches, borders, histograms, LUTs. */
+ACL_FUNC_VISIBILITY aclError acldvppVpcCropResizeAsync(
+    acldvppChannelDesc *channelDesc, acldvppPicDesc *inputDesc,
+    acldvppPicDesc *outputDesc, acldvppRoiConfig *cropArea,
+    acldvppResizeConfig *resizeConfig, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError acldvppVpcBatchCropResizeAsync(
+    acldvppChannelDesc *channelDesc, acldvppBatchPicDesc *srcBatchPicDescs,
+    uint32_t *roiNums, uint32_t size, acldvppBatchPicDesc *dstBatchPicDescs,
+    acldvppRoiConfig *cropAreas[], acldvppResizeConfig *resizeConfig,
+    aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError acldvppVpcCropResizePasteAsync(
+    acldvppChannelDesc *channelDesc, acldvppPicDesc *inputDesc,
+    acldvppPicDesc *outputDesc, acldvppRoiConfig *cropArea,
+    acldvppRoiConfig *pasteArea, acldvppResizeConfig *resizeConfig,
+    aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError acldvppVpcBatchCropResizePasteAsync(
+    acldvppChannelDesc *channelDesc, acldvppBatchPicDesc *srcBatchPicDescs,
+    uint32_t *roiNums, uint32_t size, acldvppBatchPicDesc *dstBatchPicDescs,
+    acldvppRoiConfig *cropAreas[], acldvppRoiConfig *pasteAreas[],
+    acldvppResizeConfig *resizeConfig, aclrtStream stream);
+ACL_FUNC_VISIBILITY acldvppLutMap *acldvppCreateLutMap(void);
+ACL_FUNC_VISIBILITY aclError acldvppDestroyLutMap(acldvppLutMap *lutMap);
+ACL_FUNC_VISIBILITY uint32_t acldvppGetLutMapDims(const acldvppLutMap *lutMap);
+ACL_FUNC_VISIBILITY aclError acldvppGetLutMapData(const acldvppLutMap *lutMap,
+                                                  uint32_t dim, uint8_t **data,
+                                                  uint32_t *len);
+ACL_FUNC_VISIBILITY aclError acldvppVpcEqualizeHistAsync(
+    const acldvppChannelDesc *channelDesc, const acldvppPicDesc *inputDesc,
+    acldvppPicDesc *outputDesc, const acldvppLutMap *lutMap,
+    aclrtStream stream);
+ACL_FUNC_VISIBILITY acldvppBorderConfig *acldvppCreateBorderConfig(void);
+ACL_FUNC_VISIBILITY aclError acldvppSetBorderConfigValue(
+    acldvppBorderConfig *borderConfig, uint32_t index, double value);
+ACL_FUNC_VISIBILITY aclError acldvppSetBorderConfigBorderType(
+    acldvppBorderConfig *borderConfig, acldvppBorderType borderType);
+ACL_FUNC_VISIBILITY aclError
+acldvppSetBorderConfigTop(acldvppBorderConfig *borderConfig, uint32_t top);
+ACL_FUNC_VISIBILITY aclError acldvppSetBorderConfigBottom(
+    acldvppBorderConfig *borderConfig, uint32_t bottom);
+ACL_FUNC_VISIBILITY aclError
+acldvppSetBorderConfigLeft(acldvppBorderConfig *borderConfig, uint32_t left);
+ACL_FUNC_VISIBILITY aclError
+acldvppSetBorderConfigRight(acldvppBorderConfig *borderConfig, uint32_t right);
+ACL_FUNC_VISIBILITY double
+acldvppGetBorderConfigValue(const acldvppBorderConfig *borderConfig,
+                            uint32_t index);
+ACL_FUNC_VISIBILITY acldvppBorderType
+acldvppGetBorderConfigBorderType(const acldvppBorderConfig *borderConfig);
+ACL_FUNC_VISIBILITY uint32_t
+acldvppGetBorderConfigTop(const acldvppBorderConfig *borderConfig);
+ACL_FUNC_VISIBILITY uint32_t
+acldvppGetBorderConfigBottom(const acldvppBorderConfig *borderConfig);
+ACL_FUNC_VISIBILITY uint32_t
+acldvppGetBorderConfigLeft(const acldvppBorderConfig *borderConfig);
+ACL_FUNC_VISIBILITY uint32_t
+acldvppGetBorderConfigRight(const acldvppBorderConfig *borderConfig);
+ACL_FUNC_VISIBILITY aclError
+acldvppDestroyBorderConfig(acldvppBorderConfig *borderConfig);
+ACL_FUNC_VISIBILITY aclError acldvppVpcMakeBorderAsync(
+    const acldvppChannelDesc *channelDesc, const acldvppPicDesc *inputDesc,
+    acldvppPicDesc *outputDesc, const acldvppBorderConfig *borderConfig,
+    aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError acldvppVpcCalcHistAsync(
+    acldvppChannelDesc *channelDesc, acldvppPicDesc *srcPicDesc,
+    acldvppHist *hist, void *reserve, aclrtStream stream);
+ACL_FUNC_VISIBILITY acldvppHist *acldvppCreateHist(void);
+ACL_FUNC_VISIBILITY aclError acldvppDestroyHist(acldvppHist *hist);
+ACL_FUNC_VISIBILITY uint32_t acldvppGetHistDims(acldvppHist *hist);
+ACL_FUNC_VISIBILITY aclError acldvppGetHistData(acldvppHist *hist, uint32_t dim,
+                                                uint32_t **data, uint16_t *len);
+ACL_FUNC_VISIBILITY uint32_t acldvppGetHistRetCode(acldvppHist *hist);
+ACL_FUNC_VISIBILITY aclError acldvppClearHist(acldvppHist *hist);
+ACL_FUNC_VISIBILITY aclError acldvppVpcBatchCropResizeMakeBorderAsync(
+    acldvppChannelDesc *channelDesc, acldvppBatchPicDesc *srcBatchPicDescs,
+    uint32_t *roiNums, uint32_t size, acldvppBatchPicDesc *dstBatchPicDescs,
+    acldvppRoiConfig *cropAreas[], acldvppBorderConfig *borderCfgs[],
+    acldvppResizeConfig *resizeConfig, aclrtStream stream);
+
+/* Channel parameters. */
+ACL_FUNC_VISIBILITY aclError aclvdecSetChannelDescBitDepth(
+    aclvdecChannelDesc *channelDesc, uint32_t bitDepth);
+ACL_FUNC_VISIBILITY uint32_t
+aclvdecGetChannelDescBitDepth(const aclvdecChannelDesc *channelDesc);
+ACL_FUNC_VISIBILITY aclError
+aclvencSetChannelDescBufAddr(aclvencChannelDesc *channelDesc, void *bufAddr);
+ACL_FUNC_VISIBILITY aclError
+aclvencSetChannelDescBufSize(aclvencChannelDesc *channelDesc, uint32_t bufSize);
+ACL_FUNC_VISIBILITY aclError
+aclvencSetChannelDescRcMode(aclvencChannelDesc *channelDesc, uint32_t rcMode);
+ACL_FUNC_VISIBILITY aclError
+aclvencSetChannelDescSrcRate(aclvencChannelDesc *channelDesc, uint32_t srcRate);
+ACL_FUNC_VISIBILITY aclError aclvencSetChannelDescMaxBitRate(
+    aclvencChannelDesc *channelDesc, uint32_t maxBitRate);
+ACL_FUNC_VISIBILITY aclError aclvencSetChannelDescParam(
+    aclvencChannelDesc *channelDesc, aclvencChannelDescParamType paramType,
+    size_t length, const void *param);
+ACL_FUNC_VISIBILITY void *
+aclvencGetChannelDescBufAddr(const aclvencChannelDesc *channelDesc);
+ACL_FUNC_VISIBILITY uint32_t
+aclvencGetChannelDescBufSize(const aclvencChannelDesc *channelDesc);
+ACL_FUNC_VISIBILITY uint32_t
+aclvencGetChannelDescRcMode(const aclvencChannelDesc *channelDesc);
+ACL_FUNC_VISIBILITY uint32_t
+aclvencGetChannelDescSrcRate(const aclvencChannelDesc *channelDesc);
+ACL_FUNC_VISIBILITY uint32_t
+aclvencGetChannelDescMaxBitRate(const aclvencChannelDesc *channelDesc);
+ACL_FUNC_VISIBILITY aclError
+aclvencGetChannelDescParam(const aclvencChannelDesc *channelDesc,
+                           aclvencChannelDescParamType paramType, size_t length,
+                           size_t *paramRetSize, void *param);
+ACL_FUNC_VISIBILITY aclError aclvdecSendSkippedFrame(
+    aclvdecChannelDesc *channelDesc, acldvppStreamDesc *input,
+    aclvdecFrameConfig *config, void *userData);
+ACL_FUNC_VISIBILITY uint32_t
+aclvdecGetChannelDescOutMode(const aclvdecChannelDesc *channelDesc);
+ACL_FUNC_VISIBILITY aclError acldvppSetChannelDescParam(
+    acldvppChannelDesc *channelDesc, acldvppChannelDescParamType paramType,
+    size_t length, const void *param);
+ACL_FUNC_VISIBILITY aclError
+acldvppGetChannelDescParam(const acldvppChannelDesc *channelDesc,
+                           acldvppChannelDescParamType paramType, size_t length,
+                           size_t *paramRetSize, void *param);
+ACL_FUNC_VISIBILITY aclError aclvdecSetChannelDescParam(
+    aclvdecChannelDesc *channelDesc, aclvdecChannelDescParamType paramType,
+    size_t length, const void *param);
+ACL_FUNC_VISIBILITY aclError
+aclvdecGetChannelDescParam(const aclvdecChannelDesc *channelDesc,
+                           aclvdecChannelDescParamType paramType, size_t length,
+                           size_t *paramRetSize, void *param);
 
 #ifdef __cplusplus
 }
