@@ -23,8 +23,7 @@ namespace {
 
 /// A callback handed to its thread, and whether it has run.
 struct Report {
-  aclrtCallback function = nullptr;
-  void *userData = nullptr;
+  std::function<void()> function;
   bool done = false;
 };
 
@@ -37,23 +36,23 @@ public:
     return *subscriptions;
   }
 
-  aclError subscribe(uint64_t thread, Stream *stream) {
+  aclError subscribe(const char *api, uint64_t thread, Stream *stream) {
     std::lock_guard<std::mutex> lock(Mutex);
     if (!ThreadOf.emplace(stream, thread).second)
-      return fail(ACL_ERROR_RT_STREAM_SUBSCRIBE, "aclrtSubscribeReport",
+      return fail(ACL_ERROR_RT_STREAM_SUBSCRIBE, api,
                   "the stream is already bound to a thread");
     ++Bindings[thread];
     return ACL_SUCCESS;
   }
 
-  aclError unsubscribe(uint64_t thread, Stream *stream) {
+  aclError unsubscribe(const char *api, uint64_t thread, Stream *stream) {
     std::lock_guard<std::mutex> lock(Mutex);
     auto bound = ThreadOf.find(stream);
     if (bound == ThreadOf.end())
-      return fail(ACL_ERROR_RT_STREAM_SUBSCRIBE, "aclrtUnSubscribeReport",
+      return fail(ACL_ERROR_RT_STREAM_SUBSCRIBE, api,
                   "the stream is not bound to a thread");
     if (bound->second != thread)
-      return fail(ACL_ERROR_RT_THREAD_SUBSCRIBE, "aclrtUnSubscribeReport",
+      return fail(ACL_ERROR_RT_THREAD_SUBSCRIBE, api,
                   "the stream is bound to another thread");
     ThreadOf.erase(bound);
     if (--Bindings[thread] == 0)
@@ -106,7 +105,7 @@ public:
     std::shared_ptr<Report> report = Pending[thread].front();
     Pending[thread].pop_front();
     lock.unlock();
-    report->function(report->userData);
+    report->function();
     lock.lock();
     report->done = true;
     Changed.notify_all();
@@ -194,20 +193,46 @@ void mssim::forgetCallbackThread(Stream *queue) {
   Subscriptions::instance().forget(queue);
 }
 
+aclError mssim::bindCallbackThread(const char *api, uint64_t thread,
+                                   aclrtStream stream, bool bind) {
+  return onQueue(api, stream, [&](Stream *queue) {
+    return bind ? Subscriptions::instance().subscribe(api, thread, queue)
+                : Subscriptions::instance().unsubscribe(api, thread, queue);
+  });
+}
+
+aclError mssim::launchHostFunction(const char *api,
+                                   std::function<void()> function, bool block,
+                                   aclrtStream stream) {
+  aclError status = ACL_SUCCESS;
+  Stream *queue = queueFor(api, stream, &status);
+  if (!queue)
+    return status;
+  uint64_t thread = 0;
+  if (!Subscriptions::instance().threadOf(queue, &thread))
+    return fail(ACL_ERROR_RT_STREAM_NO_CB_REG, api,
+                "the stream is not bound to a thread (aclrtSubscribeReport)");
+  auto report = std::make_shared<Report>();
+  report->function = std::move(function);
+  queue->enqueue([thread, report, block] {
+    Subscriptions::instance().post(thread, report, block);
+    return 0;
+  });
+  return ACL_SUCCESS;
+}
+
 extern "C" {
 
 ACL_FUNC_VISIBILITY aclError aclrtSubscribeReport(uint64_t threadId,
                                                   aclrtStream stream) {
-  return onQueue("aclrtSubscribeReport", stream, [&](Stream *queue) {
-    return Subscriptions::instance().subscribe(threadId, queue);
-  });
+  return bindCallbackThread("aclrtSubscribeReport", threadId, stream,
+                            /*bind=*/true);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtUnSubscribeReport(uint64_t threadId,
                                                     aclrtStream stream) {
-  return onQueue("aclrtUnSubscribeReport", stream, [&](Stream *queue) {
-    return Subscriptions::instance().unsubscribe(threadId, queue);
-  });
+  return bindCallbackThread("aclrtUnSubscribeReport", threadId, stream,
+                            /*bind=*/false);
 }
 
 ACL_FUNC_VISIBILITY aclError
@@ -220,23 +245,9 @@ aclrtLaunchCallback(aclrtCallback fn, void *userData,
   if (!fn)
     return fail(ACL_ERROR_RT_PARAM_INVALID, "aclrtLaunchCallback",
                 "the callback is null");
-  aclError status = ACL_SUCCESS;
-  Stream *queue = queueFor("aclrtLaunchCallback", stream, &status);
-  if (!queue)
-    return status;
-  uint64_t thread = 0;
-  if (!Subscriptions::instance().threadOf(queue, &thread))
-    return fail(ACL_ERROR_RT_STREAM_NO_CB_REG, "aclrtLaunchCallback",
-                "the stream is not bound to a thread (aclrtSubscribeReport)");
-  auto report = std::make_shared<Report>();
-  report->function = fn;
-  report->userData = userData;
-  bool wait = blockType == ACL_CALLBACK_BLOCK;
-  queue->enqueue([thread, report, wait] {
-    Subscriptions::instance().post(thread, report, wait);
-    return 0;
-  });
-  return ACL_SUCCESS;
+  return launchHostFunction(
+      "aclrtLaunchCallback", [fn, userData] { fn(userData); },
+      blockType == ACL_CALLBACK_BLOCK, stream);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtProcessReport(int32_t timeout) {

@@ -25,6 +25,46 @@ EventObject *lookupEvent(Runtime &rt, aclrtEvent handle) {
 
 } // namespace
 
+aclError mssim::createStreamFor(const char *api, aclrtStream *stream) {
+  if (!stream)
+    return fail(ACL_ERROR_INVALID_PARAM, api, "null output pointer");
+  Runtime &rt = Runtime::instance();
+  std::lock_guard<std::mutex> lock(rt.Mutex);
+  ContextObject *context = rt.current();
+  if (!context)
+    return fail(ACL_ERROR_RT_CONTEXT_NULL, api,
+                "no device is set on this thread");
+  StreamObject *created = nullptr;
+  aclError status = rt.createStream(context, &created);
+  if (status != ACL_SUCCESS)
+    return fail(status, api, "cannot allocate the stream's device queue");
+  *stream = created;
+  return ACL_SUCCESS;
+}
+
+aclError mssim::destroyStreamFor(const char *api, aclrtStream stream) {
+  Runtime &rt = Runtime::instance();
+  std::unique_ptr<StreamObject> doomed;
+  {
+    std::lock_guard<std::mutex> lock(rt.Mutex);
+    auto *object = static_cast<StreamObject *>(stream);
+    if (!object)
+      return fail(ACL_ERROR_INVALID_PARAM, api, "null stream");
+    if (!rt.Streams.count(object))
+      return fail(ACL_ERROR_RT_STREAM_CONTEXT, api,
+                  "stream " + hexAddress(stream) +
+                      " does not exist or was already destroyed");
+    if (object->context->defaultStream == object)
+      return fail(ACL_ERROR_INVALID_PARAM, api,
+                  "the default stream cannot be destroyed");
+    doomed = rt.detachStream(object);
+  }
+  std::vector<std::unique_ptr<StreamObject>> streams;
+  streams.push_back(std::move(doomed));
+  destroyStreams(streams);
+  return ACL_SUCCESS;
+}
+
 extern "C" {
 
 ACL_FUNC_VISIBILITY aclError aclInit(const char *configPath) {
@@ -262,45 +302,11 @@ ACL_FUNC_VISIBILITY aclError aclrtGetCurrentContext(aclrtContext *context) {
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtCreateStream(aclrtStream *stream) {
-  if (!stream)
-    return fail(ACL_ERROR_INVALID_PARAM, "aclrtCreateStream",
-                "null output pointer");
-  Runtime &rt = Runtime::instance();
-  std::lock_guard<std::mutex> lock(rt.Mutex);
-  ContextObject *context = rt.current();
-  if (!context)
-    return fail(ACL_ERROR_RT_CONTEXT_NULL, "aclrtCreateStream",
-                "no device is set on this thread");
-  StreamObject *created = nullptr;
-  aclError status = rt.createStream(context, &created);
-  if (status != ACL_SUCCESS)
-    return fail(status, "aclrtCreateStream",
-                "cannot allocate the stream's device queue");
-  *stream = created;
-  return ACL_SUCCESS;
+  return createStreamFor("aclrtCreateStream", stream);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtDestroyStream(aclrtStream stream) {
-  Runtime &rt = Runtime::instance();
-  std::unique_ptr<StreamObject> doomed;
-  {
-    std::lock_guard<std::mutex> lock(rt.Mutex);
-    auto *object = static_cast<StreamObject *>(stream);
-    if (!object)
-      return fail(ACL_ERROR_INVALID_PARAM, "aclrtDestroyStream", "null stream");
-    if (!rt.Streams.count(object))
-      return fail(ACL_ERROR_RT_STREAM_CONTEXT, "aclrtDestroyStream",
-                  "stream " + hexAddress(stream) +
-                      " does not exist or was already destroyed");
-    if (object->context->defaultStream == object)
-      return fail(ACL_ERROR_INVALID_PARAM, "aclrtDestroyStream",
-                  "the default stream cannot be destroyed");
-    doomed = rt.detachStream(object);
-  }
-  std::vector<std::unique_ptr<StreamObject>> streams;
-  streams.push_back(std::move(doomed));
-  destroyStreams(streams);
-  return ACL_SUCCESS;
+  return destroyStreamFor("aclrtDestroyStream", stream);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStream(aclrtStream stream) {

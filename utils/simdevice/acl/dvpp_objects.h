@@ -69,6 +69,12 @@ struct aclvdecChannelDesc {
   uint32_t outPicHeight = 0;
   uint32_t refFrameNum = 0;
   uint32_t outMode = 0;
+  // While the channel exists (aclvdecCreateChannel): its device memory and
+  // the two streams the real library makes for it, the second bound to the
+  // callback thread.
+  void *channelMemory = nullptr;
+  aclrtStream sendStream = nullptr;
+  aclrtStream getStream = nullptr;
 };
 
 struct aclvdecFrameConfig {};
@@ -82,6 +88,15 @@ struct aclvencChannelDesc {
   uint32_t picWidth = 0;
   uint32_t picHeight = 0;
   uint32_t keyFrameInterval = 0;
+  // While the channel exists (aclvencCreateChannel): its device memory,
+  // the output buffer the encoded frames go to, its stream (bound to the
+  // callback thread), the output description handed to the callback, and
+  // the frames encoded so far.
+  void *channelMemory = nullptr;
+  void *outputBuffer = nullptr;
+  aclrtStream stream = nullptr;
+  acldvppStreamDesc *output = nullptr;
+  uint64_t frames = 0;
 };
 
 struct aclvencFrameConfig {

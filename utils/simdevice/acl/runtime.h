@@ -21,6 +21,7 @@
 #include "driver/ascend_hal.h"
 #include "stream.h"
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -229,6 +230,21 @@ MSSIM_SHARED bool inDeviceMemory(const void *pointer);
 /// above libascendcl.so (BLAS); the error if there is no such stream.
 MSSIM_SHARED aclError enqueueTask(const char *api, aclrtStream stream,
                                   Stream::Task task);
+/// aclrtCreateStream and aclrtDestroyStream, for `api`: also how the
+/// libraries above libascendcl.so make streams of their own (a VDEC
+/// channel's), which an application's interposers do not see, as on the
+/// real stack where they are the runtime's.
+MSSIM_SHARED aclError createStreamFor(const char *api, aclrtStream *stream);
+MSSIM_SHARED aclError destroyStreamFor(const char *api, aclrtStream stream);
+/// aclrtSubscribeReport / aclrtUnSubscribeReport for `api`.
+MSSIM_SHARED aclError bindCallbackThread(const char *api, uint64_t thread,
+                                         aclrtStream stream, bool bind);
+/// aclrtLaunchCallback of `function`, for `api`: runs on the thread bound
+/// to `stream` when the stream reaches it; with `block`, the stream waits
+/// for it to have run.
+MSSIM_SHARED aclError launchHostFunction(const char *api,
+                                         std::function<void()> function,
+                                         bool block, aclrtStream stream);
 /// Under no lock: synchronises and destroys streams released by the runtime.
 MSSIM_SHARED void
 destroyStreams(std::vector<std::unique_ptr<StreamObject>> &streams);
