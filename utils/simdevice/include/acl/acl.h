@@ -12,7 +12,8 @@ extern "C" {
 #endif
 
 #define ACL_MAJOR_VERSION 1
-#define ACL_MINOR_VERSION 0
+/* The interface version of 8.5 (older releases' are not simulated). */
+#define ACL_MINOR_VERSION 15
 #define ACL_PATCH_VERSION 0
 
 ACL_FUNC_VISIBILITY aclError aclInit(const char *configPath);

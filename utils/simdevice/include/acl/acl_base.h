@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "error_codes/ge_error_codes.h"
 #include "error_codes/rt_error_codes.h"
 
 #ifdef __cplusplus
@@ -218,6 +219,95 @@ ACL_FUNC_VISIBILITY void aclAppLog(aclLogLevel logLevel, const char *func,
   aclAppLog(level, __FUNCTION__, __FILE__, __LINE__, fmt, ##__VA_ARGS__)
 
 ACL_FUNC_VISIBILITY const char *aclGetRecentErrMsg(void);
+
+/* The entries of one dimension's range (aclSetTensorShapeRange). */
+#define ACL_TENSOR_SHAPE_RANGE_NUM 2
+
+/* Tensor descriptions: names, shapes and ranges, formats, constants, placement.
+ */
+ACL_FUNC_VISIBILITY void *aclGetTensorDescAddress(const aclTensorDesc *desc);
+ACL_FUNC_VISIBILITY aclTensorDesc *aclGetTensorDescByIndex(aclTensorDesc *desc,
+                                                           size_t index);
+ACL_DEPRECATED_MESSAGE(
+    "aclGetTensorDescDim is deprecated, use aclGetTensorDescDimV2 instead")
+ACL_FUNC_VISIBILITY int64_t aclGetTensorDescDim(const aclTensorDesc *desc,
+                                                size_t index);
+ACL_FUNC_VISIBILITY aclError aclGetTensorDescDimRange(const aclTensorDesc *desc,
+                                                      size_t index,
+                                                      size_t dimRangeNum,
+                                                      int64_t *dimRange);
+ACL_FUNC_VISIBILITY const char *aclGetTensorDescName(aclTensorDesc *desc);
+ACL_FUNC_VISIBILITY aclError aclSetTensorConst(aclTensorDesc *desc,
+                                               void *dataBuffer, size_t length);
+ACL_FUNC_VISIBILITY void aclSetTensorDescName(aclTensorDesc *desc,
+                                              const char *name);
+ACL_FUNC_VISIBILITY aclError
+aclSetTensorDynamicInput(aclTensorDesc *desc, const char *dynamicInputName);
+ACL_FUNC_VISIBILITY aclError aclSetTensorFormat(aclTensorDesc *desc,
+                                                aclFormat format);
+ACL_FUNC_VISIBILITY aclError aclSetTensorOriginFormat(aclTensorDesc *desc,
+                                                      aclFormat format);
+ACL_FUNC_VISIBILITY aclError aclSetTensorOriginShape(aclTensorDesc *desc,
+                                                     int numDims,
+                                                     const int64_t *dims);
+ACL_FUNC_VISIBILITY aclError aclSetTensorPlaceMent(aclTensorDesc *desc,
+                                                   aclMemType memType);
+ACL_FUNC_VISIBILITY aclError aclSetTensorShape(aclTensorDesc *desc, int numDims,
+                                               const int64_t *dims);
+ACL_FUNC_VISIBILITY aclError aclSetTensorShapeRange(aclTensorDesc *desc,
+                                                    size_t dimsCount,
+                                                    int64_t dimsRange[][2]);
+ACL_DEPRECATED_MESSAGE(
+    "aclSetTensorStorageFormat is deprecated, use aclSetTensorFormat instead")
+ACL_FUNC_VISIBILITY aclError aclSetTensorStorageFormat(aclTensorDesc *desc,
+                                                       aclFormat format);
+ACL_DEPRECATED_MESSAGE(
+    "aclSetTensorStorageShape is deprecated, use aclSetTensorShape instead")
+ACL_FUNC_VISIBILITY aclError aclSetTensorStorageShape(aclTensorDesc *desc,
+                                                      int numDims,
+                                                      const int64_t *dims);
+ACL_FUNC_VISIBILITY aclError aclTransTensorDescFormat(
+    const aclTensorDesc *srcDesc, aclFormat dstFormat, aclTensorDesc **dstDesc);
+
+/* mssim-release: not in 7.0 8.1.RC1 */
+typedef void *aclrtNotify;
+typedef void *aclrtCntNotify;
+typedef void *aclrtLabel;
+typedef void *aclrtLabelList;
+typedef void *aclrtMbuf;
+typedef void *aclrtTaskGrp;
+
+typedef enum {
+  ACL_OPT_DETERMINISTIC = 0,
+  ACL_OPT_ENABLE_DEBUG_KERNEL = 1,
+  ACL_OPT_STRONG_CONSISTENCY = 2
+} aclSysParamOpt;
+
+typedef enum {
+  ACL_CANN_ATTR_UNDEFINED = -1,
+  ACL_CANN_ATTR_INF_NAN = 0,
+  ACL_CANN_ATTR_BF16 = 1,
+  ACL_CANN_ATTR_JIT_COMPILE = 2
+} aclCannAttr;
+
+typedef enum {
+  ACL_DEVICE_INFO_UNDEFINED = -1,
+  ACL_DEVICE_INFO_AI_CORE_NUM = 0,
+  ACL_DEVICE_INFO_VECTOR_CORE_NUM = 1,
+  ACL_DEVICE_INFO_L2_SIZE = 2
+} aclDeviceInfo;
+#define ACL_TENSOR_VALUE_RANGE_NUM 2
+ACL_FUNC_VISIBILITY aclError
+aclSetTensorValueRange(aclTensorDesc *desc, size_t valueCount,
+                       int64_t valueRange[][ACL_TENSOR_VALUE_RANGE_NUM]);
+ACL_FUNC_VISIBILITY aclError aclGetCannAttribute(aclCannAttr cannAttr,
+                                                 int32_t *value);
+ACL_FUNC_VISIBILITY aclError
+aclGetCannAttributeList(const aclCannAttr **cannAttrList, size_t *num);
+ACL_FUNC_VISIBILITY aclError aclGetDeviceCapability(uint32_t deviceId,
+                                                    aclDeviceInfo deviceInfo,
+                                                    int64_t *value);
+/* mssim-release: end */
 
 #ifdef __cplusplus
 }

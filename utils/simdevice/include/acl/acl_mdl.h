@@ -68,7 +68,24 @@ typedef enum {
   ACL_MDL_INPUTQ_NUM_SIZET,
   ACL_MDL_INPUTQ_ADDR_PTR,
   ACL_MDL_OUTPUTQ_NUM_SIZET,
-  ACL_MDL_OUTPUTQ_ADDR_PTR
+  ACL_MDL_OUTPUTQ_ADDR_PTR,
+  /* mssim-release: not in 7.0 8.1.RC1 */
+  ACL_MDL_WORKSPACE_MEM_OPTIMIZE = 13,
+  ACL_MDL_WEIGHT_PATH_PTR = 14,
+  ACL_MDL_MODEL_DESC_PTR = 15,
+  ACL_MDL_MODEL_DESC_SIZET = 16,
+  ACL_MDL_KERNEL_PTR = 17,
+  ACL_MDL_KERNEL_SIZET = 18,
+  ACL_MDL_KERNEL_ARGS_PTR = 19,
+  ACL_MDL_KERNEL_ARGS_SIZET = 20,
+  ACL_MDL_STATIC_TASK_PTR = 21,
+  ACL_MDL_STATIC_TASK_SIZET = 22,
+  ACL_MDL_DYNAMIC_TASK_PTR = 23,
+  ACL_MDL_DYNAMIC_TASK_SIZET = 24,
+  ACL_MDL_MEM_MALLOC_POLICY_SIZET = 25,
+  ACL_MDL_FIFO_PTR = 26,
+  ACL_MDL_FIFO_SIZET = 27
+  /* mssim-release: end */
 } aclmdlConfigAttr;
 
 typedef enum {
@@ -202,6 +219,225 @@ ACL_FUNC_VISIBILITY aclError aclmdlSetDynamicHWSize(uint32_t modelId,
 ACL_FUNC_VISIBILITY aclError
 aclmdlSetInputDynamicDims(uint32_t modelId, aclmdlDataset *dataset,
                           size_t index, const aclmdlIODims *dims);
+
+typedef struct aclAippDims {
+  aclmdlIODims srcDims;
+  size_t srcSize;
+  aclmdlIODims aippOutdims;
+  size_t aippOutSize;
+} aclAippDims;
+
+/* What aclmdlGetFirstAippInfo reports of a model input's static AIPP. */
+typedef struct aclAippInfo {
+  aclAippInputFormat inputFormat;
+  int32_t srcImageSizeW;
+  int32_t srcImageSizeH;
+  int8_t cropSwitch;
+  int32_t loadStartPosW;
+  int32_t loadStartPosH;
+  int32_t cropSizeW;
+  int32_t cropSizeH;
+  int8_t resizeSwitch;
+  int32_t resizeOutputW;
+  int32_t resizeOutputH;
+  int8_t paddingSwitch;
+  int32_t leftPaddingSize;
+  int32_t rightPaddingSize;
+  int32_t topPaddingSize;
+  int32_t bottomPaddingSize;
+  int8_t cscSwitch;
+  int8_t rbuvSwapSwitch;
+  int8_t axSwapSwitch;
+  int8_t singleLineMode;
+  int32_t matrixR0C0;
+  int32_t matrixR0C1;
+  int32_t matrixR0C2;
+  int32_t matrixR1C0;
+  int32_t matrixR1C1;
+  int32_t matrixR1C2;
+  int32_t matrixR2C0;
+  int32_t matrixR2C1;
+  int32_t matrixR2C2;
+  int32_t outputBias0;
+  int32_t outputBias1;
+  int32_t outputBias2;
+  int32_t inputBias0;
+  int32_t inputBias1;
+  int32_t inputBias2;
+  int32_t meanChn0;
+  int32_t meanChn1;
+  int32_t meanChn2;
+  int32_t meanChn3;
+  float minChn0;
+  float minChn1;
+  float minChn2;
+  float minChn3;
+  float varReciChn0;
+  float varReciChn1;
+  float varReciChn2;
+  float varReciChn3;
+  aclFormat srcFormat;
+  aclDataType srcDatatype;
+  size_t srcDimNum;
+  size_t shapeCount;
+  aclAippDims outDims[ACL_MAX_DIM_CNT];
+  aclAippExtendInfo *aippExtend;
+} aclAippInfo;
+
+/* AIPP (image preprocessing in the model), loading with a config, tensor names.
+ */
+ACL_FUNC_VISIBILITY aclmdlAIPP *aclmdlCreateAIPP(uint64_t batchSize);
+ACL_FUNC_VISIBILITY aclError aclmdlCreateAndGetOpDesc(
+    uint32_t deviceId, uint32_t streamId, uint32_t taskId, char *opName,
+    size_t opNameLen, aclTensorDesc **inputDesc, size_t *numInputs,
+    aclTensorDesc **outputDesc, size_t *numOutputs);
+ACL_FUNC_VISIBILITY aclmdlConfigHandle *aclmdlCreateConfigHandle(void);
+ACL_FUNC_VISIBILITY aclError aclmdlDestroyAIPP(const aclmdlAIPP *aippParmsSet);
+ACL_FUNC_VISIBILITY aclError
+aclmdlDestroyConfigHandle(aclmdlConfigHandle *handle);
+ACL_FUNC_VISIBILITY aclError
+aclmdlGetAippType(uint32_t modelId, size_t index, aclmdlInputAippType *type,
+                  size_t *dynamicAttachedDataIndex);
+ACL_FUNC_VISIBILITY aclError aclmdlGetFirstAippInfo(uint32_t modelId,
+                                                    size_t index,
+                                                    aclAippInfo *aippInfo);
+ACL_FUNC_VISIBILITY const char *
+aclmdlGetTensorRealName(const aclmdlDesc *modelDesc, const char *name);
+ACL_FUNC_VISIBILITY aclError
+aclmdlLoadWithConfig(const aclmdlConfigHandle *handle, uint32_t *modelId);
+ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPAxSwapSwitch(aclmdlAIPP *aippParmsSet,
+                                                       int8_t axSwapSwitch);
+ACL_FUNC_VISIBILITY aclError
+aclmdlSetAIPPByInputIndex(uint32_t modelId, aclmdlDataset *dataset,
+                          size_t index, const aclmdlAIPP *aippParmsSet);
+ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPCropParams(
+    aclmdlAIPP *aippParmsSet, int8_t cropSwitch, int32_t cropStartPosW,
+    int32_t cropStartPosH, int32_t cropSizeW, int32_t cropSizeH,
+    uint64_t batchIndex);
+ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPCscParams(
+    aclmdlAIPP *aippParmsSet, int8_t cscSwitch, int16_t cscMatrixR0C0,
+    int16_t cscMatrixR0C1, int16_t cscMatrixR0C2, int16_t cscMatrixR1C0,
+    int16_t cscMatrixR1C1, int16_t cscMatrixR1C2, int16_t cscMatrixR2C0,
+    int16_t cscMatrixR2C1, int16_t cscMatrixR2C2, uint8_t cscOutputBiasR0,
+    uint8_t cscOutputBiasR1, uint8_t cscOutputBiasR2, uint8_t cscInputBiasR0,
+    uint8_t cscInputBiasR1, uint8_t cscInputBiasR2);
+ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPDtcPixelMean(aclmdlAIPP *aippParmsSet,
+                                                       int16_t dtcPixelMeanChn0,
+                                                       int16_t dtcPixelMeanChn1,
+                                                       int16_t dtcPixelMeanChn2,
+                                                       int16_t dtcPixelMeanChn3,
+                                                       uint64_t batchIndex);
+ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPDtcPixelMin(
+    aclmdlAIPP *aippParmsSet, float dtcPixelMinChn0, float dtcPixelMinChn1,
+    float dtcPixelMinChn2, float dtcPixelMinChn3, uint64_t batchIndex);
+ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPInputFormat(
+    aclmdlAIPP *aippParmsSet, aclAippInputFormat inputFormat);
+ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPPaddingParams(
+    aclmdlAIPP *aippParmsSet, int8_t paddingSwitch, int32_t paddingSizeTop,
+    int32_t paddingSizeBottom, int32_t paddingSizeLeft,
+    int32_t paddingSizeRight, uint64_t batchIndex);
+ACL_FUNC_VISIBILITY aclError
+aclmdlSetAIPPPixelVarReci(aclmdlAIPP *aippParmsSet, float dtcPixelVarReciChn0,
+                          float dtcPixelVarReciChn1, float dtcPixelVarReciChn2,
+                          float dtcPixelVarReciChn3, uint64_t batchIndex);
+ACL_FUNC_VISIBILITY aclError
+aclmdlSetAIPPRbuvSwapSwitch(aclmdlAIPP *aippParmsSet, int8_t rbuvSwapSwitch);
+ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPScfParams(
+    aclmdlAIPP *aippParmsSet, int8_t scfSwitch, int32_t scfInputSizeW,
+    int32_t scfInputSizeH, int32_t scfOutputSizeW, int32_t scfOutputSizeH,
+    uint64_t batchIndex);
+ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPSrcImageSize(aclmdlAIPP *aippParmsSet,
+                                                       int32_t srcImageSizeW,
+                                                       int32_t srcImageSizeH);
+ACL_FUNC_VISIBILITY aclError aclmdlSetConfigOpt(aclmdlConfigHandle *handle,
+                                                aclmdlConfigAttr attr,
+                                                const void *attrValue,
+                                                size_t valueSize);
+ACL_FUNC_VISIBILITY aclError aclmdlSetInputAIPP(uint32_t modelId,
+                                                aclmdlDataset *dataset,
+                                                size_t index,
+                                                const aclmdlAIPP *aippParmsSet);
+
+/* mssim-release: not in 7.0 8.1.RC1 */
+#define ACL_DIM_ENDPOINTS 2
+#define ACL_WORKSPACE_MEM_OPTIMIZE_DEFAULT 0
+#define ACL_WORKSPACE_MEM_OPTIMIZE_INPUTOUTPUT 1
+#define ACL_MODEL_STREAM_FLAG_HEAD 0x00000000U
+#define ACL_MODEL_STREAM_FLAG_DEFAULT 0x7FFFFFFFU
+
+typedef struct aclmdlExecConfigHandle aclmdlExecConfigHandle;
+
+typedef enum {
+  ACL_MDL_STREAM_SYNC_TIMEOUT = 0,
+  ACL_MDL_EVENT_SYNC_TIMEOUT = 1,
+  ACL_MDL_WORK_ADDR_PTR = 2,
+  ACL_MDL_WORK_SIZET = 3,
+  ACL_MDL_MPAIMID_SIZET = 4,
+  ACL_MDL_AICQOS_SIZET = 5,
+  ACL_MDL_AICOST_SIZET = 6,
+  ACL_MDL_MEC_TIMETHR_SIZET = 7
+} aclmdlExecConfigAttr;
+
+/* The range of each dimension of a dynamic input: [min, max]. */
+typedef struct aclmdlIODimsRange {
+  size_t rangeCount;
+  int64_t range[ACL_MAX_DIM_CNT][ACL_DIM_ENDPOINTS];
+} aclmdlIODimsRange;
+
+/* The sizes of an .om's partitions (aclmdlQueryExeOMDesc). */
+typedef struct aclmdlExeOMDesc {
+  size_t workSize;
+  size_t weightSize;
+  size_t modelDescSize;
+  size_t kernelSize;
+  size_t kernelArgsSize;
+  size_t staticTaskSize;
+  size_t dynamicTaskSize;
+  size_t fifoTaskSize;
+  size_t reserved[8];
+} aclmdlExeOMDesc;
+
+/* Bundles, execution configs, descriptions without loading, dim ranges,
+ * external weights (8.5). */
+ACL_FUNC_VISIBILITY aclError aclRecoverAllHcclTasks(int32_t deviceId);
+ACL_FUNC_VISIBILITY aclError aclmdlBundleGetModelId(uint32_t bundleId,
+                                                    size_t index,
+                                                    uint32_t *modelId);
+ACL_FUNC_VISIBILITY aclError aclmdlBundleGetModelNum(uint32_t bundleId,
+                                                     size_t *modelNum);
+ACL_FUNC_VISIBILITY aclError aclmdlBundleLoadFromFile(const char *modelPath,
+                                                      uint32_t *bundleId);
+ACL_FUNC_VISIBILITY aclError aclmdlBundleLoadFromMem(const void *model,
+                                                     size_t modelSize,
+                                                     uint32_t *bundleId);
+ACL_FUNC_VISIBILITY aclError aclmdlBundleUnload(uint32_t bundleId);
+ACL_FUNC_VISIBILITY aclmdlExecConfigHandle *aclmdlCreateExecConfigHandle(void);
+ACL_FUNC_VISIBILITY aclError
+aclmdlDestroyExecConfigHandle(const aclmdlExecConfigHandle *handle);
+ACL_FUNC_VISIBILITY aclError aclmdlSetExecConfigOpt(
+    aclmdlExecConfigHandle *handle, aclmdlExecConfigAttr attr,
+    const void *attrValue, size_t valueSize);
+ACL_FUNC_VISIBILITY aclError aclmdlExecuteV2(
+    uint32_t modelId, const aclmdlDataset *input, aclmdlDataset *output,
+    aclrtStream stream, const aclmdlExecConfigHandle *handle);
+ACL_FUNC_VISIBILITY aclError aclmdlExecuteAsyncV2(
+    uint32_t modelId, const aclmdlDataset *input, aclmdlDataset *output,
+    aclrtStream stream, const aclmdlExecConfigHandle *handle);
+ACL_FUNC_VISIBILITY aclError aclmdlGetAippDataSize(uint64_t batchSize,
+                                                   size_t *size);
+ACL_FUNC_VISIBILITY aclError aclmdlGetDescFromFile(aclmdlDesc *modelDesc,
+                                                   const char *modelPath);
+ACL_FUNC_VISIBILITY aclError aclmdlGetDescFromMem(aclmdlDesc *modelDesc,
+                                                  const void *model,
+                                                  size_t modelSize);
+ACL_FUNC_VISIBILITY aclError aclmdlGetInputDimsRange(
+    const aclmdlDesc *modelDesc, size_t index, aclmdlIODimsRange *dimsRange);
+ACL_FUNC_VISIBILITY aclError
+aclmdlQueryExeOMDesc(const char *fileName, aclmdlExeOMDesc *mdlPartitionSize);
+ACL_FUNC_VISIBILITY aclError aclmdlSetExternalWeightAddress(
+    aclmdlConfigHandle *handle, const char *weightFileName, void *devPtr,
+    size_t size);
+/* mssim-release: end */
 
 #ifdef __cplusplus
 }

@@ -115,6 +115,39 @@ ACL_FUNC_VISIBILITY aclError aclopRegisterCompileFunc(const char *opType,
                                                       aclopCompileFunc func);
 ACL_FUNC_VISIBILITY aclError aclopUnregisterCompileFunc(const char *opType);
 
+/* Shape inference, attribute data types, kernels and their parameters. */
+ACL_FUNC_VISIBILITY aclError aclopInferShape(const char *opType, int numInputs,
+                                             aclTensorDesc *inputDesc[],
+                                             aclDataBuffer *inputs[],
+                                             int numOutputs,
+                                             aclTensorDesc *outputDesc[],
+                                             aclopAttr *attr);
+ACL_FUNC_VISIBILITY aclError aclopSetAttrDataType(aclopAttr *attr,
+                                                  const char *attrName,
+                                                  aclDataType attrValue);
+ACL_FUNC_VISIBILITY aclError
+aclopSetAttrListDataType(aclopAttr *attr, const char *attrName, int numValues,
+                         const aclDataType values[]);
+ACL_FUNC_VISIBILITY aclError aclopSetKernelArgs(aclopKernelDesc *kernelDesc,
+                                                const char *kernelId,
+                                                uint32_t blockDim,
+                                                const void *args,
+                                                uint32_t argSize);
+ACL_FUNC_VISIBILITY aclError aclopSetKernelWorkspaceSizes(
+    aclopKernelDesc *kernelDesc, int numWorkspaces, size_t *workspaceSizes);
+ACL_FUNC_VISIBILITY aclError aclopUpdateParams(
+    const char *opType, int numInputs, const aclTensorDesc *const inputDesc[],
+    int numOutputs, const aclTensorDesc *const outputDesc[],
+    const aclopAttr *attr);
+
+/* mssim-release: not in 7.0 8.1.RC1 */
+#define ACL_OP_DUMP_OP_AICORE_ARGS 0x00000001U
+ACL_FUNC_VISIBILITY aclError aclopSetMaxOpQueueNum(uint64_t maxOpNum);
+ACL_FUNC_VISIBILITY aclError aclopStartDumpArgs(uint32_t dumpType,
+                                                const char *path);
+ACL_FUNC_VISIBILITY aclError aclopStopDumpArgs(uint32_t dumpType);
+/* mssim-release: end */
+
 #ifdef __cplusplus
 }
 #endif

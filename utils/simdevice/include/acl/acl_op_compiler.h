@@ -31,7 +31,11 @@ typedef enum {
   ACL_OP_DETERMINISTIC,
   ACL_CUSTOMIZE_DTYPES,
   ACL_OP_PRECISION_MODE,
-  ACL_ALLOW_HF32
+  ACL_ALLOW_HF32,
+  /* mssim-release: not in 7.0 8.1.RC1 */
+  ACL_PRECISION_MODE_V2 = 15,
+  ACL_OP_DEBUG_OPTION = 16
+  /* mssim-release: end */
 } aclCompileOpt;
 
 typedef enum aclCompileFlag {

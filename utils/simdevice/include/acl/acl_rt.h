@@ -426,38 +426,6 @@ ACL_FUNC_VISIBILITY aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free,
 #define MAX_MEM_UCE_INFO_ARRAY_SIZE 128
 #define UCE_INFO_RESERVED_SIZE 14
 
-typedef void *aclrtNotify;
-
-typedef void *aclrtCntNotify;
-
-typedef void *aclrtLabel;
-
-typedef void *aclrtLabelList;
-
-typedef void *aclrtMbuf;
-
-typedef void *aclrtTaskGrp;
-
-typedef enum {
-  ACL_OPT_DETERMINISTIC = 0,
-  ACL_OPT_ENABLE_DEBUG_KERNEL = 1,
-  ACL_OPT_STRONG_CONSISTENCY = 2
-} aclSysParamOpt;
-
-typedef enum {
-  ACL_CANN_ATTR_UNDEFINED = -1,
-  ACL_CANN_ATTR_INF_NAN = 0,
-  ACL_CANN_ATTR_BF16 = 1,
-  ACL_CANN_ATTR_JIT_COMPILE = 2
-} aclCannAttr;
-
-typedef enum {
-  ACL_DEVICE_INFO_UNDEFINED = -1,
-  ACL_DEVICE_INFO_AI_CORE_NUM = 0,
-  ACL_DEVICE_INFO_VECTOR_CORE_NUM = 1,
-  ACL_DEVICE_INFO_L2_SIZE = 2
-} aclDeviceInfo;
-
 typedef struct {
   uint32_t sdid;
   int32_t *pid;
