@@ -25,6 +25,25 @@ EventObject *lookupEvent(Runtime &rt, aclrtEvent handle) {
 
 } // namespace
 
+namespace {
+
+aclError createEvent(const char *api, aclrtEvent *event) {
+  if (!event)
+    return fail(ACL_ERROR_INVALID_PARAM, api, "null output pointer");
+  Runtime &rt = Runtime::instance();
+  std::lock_guard<std::mutex> lock(rt.Mutex);
+  if (!rt.current())
+    return fail(ACL_ERROR_RT_CONTEXT_NULL, api,
+                "no device is set on this thread");
+  auto *created = new EventObject;
+  created->event = std::make_shared<Event>();
+  rt.Events.insert(created);
+  *event = created;
+  return ACL_SUCCESS;
+}
+
+} // namespace
+
 aclError mssim::createStreamFor(const char *api, aclrtStream *stream) {
   if (!stream)
     return fail(ACL_ERROR_INVALID_PARAM, api, "null output pointer");
@@ -329,25 +348,20 @@ ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStream(aclrtStream stream) {
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtCreateEvent(aclrtEvent *event) {
-  if (!event)
-    return fail(ACL_ERROR_INVALID_PARAM, "aclrtCreateEvent",
-                "null output pointer");
-  Runtime &rt = Runtime::instance();
-  std::lock_guard<std::mutex> lock(rt.Mutex);
-  if (!rt.current())
-    return fail(ACL_ERROR_RT_CONTEXT_NULL, "aclrtCreateEvent",
-                "no device is set on this thread");
-  auto *created = new EventObject;
-  created->event = std::make_shared<Event>();
-  rt.Events.insert(created);
-  *event = created;
-  return ACL_SUCCESS;
+  return createEvent("aclrtCreateEvent", event);
 }
 
+// The flags: timing and synchronisation behave the same in the simulation.
 ACL_FUNC_VISIBILITY aclError aclrtCreateEventWithFlag(aclrtEvent *event,
                                                       uint32_t flag) {
-  (void)flag; // timing and synchronisation behave the same in the simulation
-  return aclrtCreateEvent(event);
+  (void)flag;
+  return createEvent("aclrtCreateEventWithFlag", event);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtCreateEventExWithFlag(aclrtEvent *event,
+                                                        uint32_t flag) {
+  (void)flag;
+  return createEvent("aclrtCreateEventExWithFlag", event);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtDestroyEvent(aclrtEvent event) {

@@ -130,6 +130,7 @@ aclError Runtime::createStream(ContextObject *context, StreamObject **out) {
   stream->queue = std::make_unique<Stream>();
   stream->context = context;
   stream->deviceMemory = memory;
+  stream->id = NextStreamId++;
   Streams.insert(stream);
   *out = stream;
   return ACL_SUCCESS;

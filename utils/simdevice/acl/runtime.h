@@ -63,6 +63,7 @@ struct StreamObject {
   std::unique_ptr<Stream> queue;
   ContextObject *context = nullptr;
   void *deviceMemory = nullptr;
+  int32_t id = 0; // aclrtStreamGetId: unique in the process
 };
 
 struct ContextObject {
@@ -124,7 +125,9 @@ enum class HandleKind {
   VencFrameConfig,
   ProfConfig,
   ProfStepInfo,
-  ProfStamp
+  ProfStamp,
+  StreamConfig,
+  Notify
 };
 
 class MSSIM_SHARED Runtime {
@@ -140,6 +143,7 @@ public:
   std::set<EventObject *> Events;
   std::map<uint32_t, ModelObject> Models;
   uint32_t NextModelId = 1;
+  int32_t NextStreamId = 0;
   std::unordered_map<const void *, HandleKind> Handles;
 
   /// Under Mutex: opens a reference on `device`; the first one allocates the
