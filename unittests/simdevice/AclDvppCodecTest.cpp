@@ -88,6 +88,13 @@ TEST_F(AclDvppCodec, CropAndPasteWritesThePasteAreaOnly) {
   EXPECT_EQ(acldvppVpcCropAndPasteAsync(channel, in.desc, out.desc, crop,
                                         outside, nullptr),
             ACL_ERROR_INVALID_PARAM);
+  // The resize-config forms want one.
+  EXPECT_EQ(acldvppVpcCropResizePasteAsync(channel, in.desc, out.desc, crop,
+                                           paste, nullptr, nullptr),
+            ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(acldvppVpcCropResizeAsync(channel, in.desc, out.desc, crop, nullptr,
+                                      nullptr),
+            ACL_ERROR_INVALID_PARAM);
   for (acldvppRoiConfig *roi : {crop, paste, outside})
     acldvppDestroyRoiConfig(roi);
 }

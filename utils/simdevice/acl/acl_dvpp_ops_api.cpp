@@ -189,6 +189,22 @@ bool validResize(const char *api, const acldvppResizeConfig *config) {
   return false;
 }
 
+/// Crops `cropArea` of `input` onto `output`, or onto its `pasteArea`
+/// (null: the whole output).
+aclError crop(const char *api, acldvppChannelDesc *channel,
+              acldvppPicDesc *input, acldvppPicDesc *output,
+              const acldvppRoiConfig *cropArea,
+              const acldvppRoiConfig *pasteArea, aclrtStream stream) {
+  if (!liveRoi(api, cropArea, "crop area"))
+    return lastError(/*clear=*/false);
+  Region from{cropArea->left, cropArea->right, cropArea->top, cropArea->bottom};
+  if (!pasteArea)
+    return vpc(api, channel, input, output, &from, nullptr, stream);
+  Region to{pasteArea->left, pasteArea->right, pasteArea->top,
+            pasteArea->bottom};
+  return vpc(api, channel, input, output, &from, &to, stream);
+}
+
 /// The batch operations: `size` source pictures, roiNums[i] areas of source
 /// i, each onto the next destination picture (and its paste area).
 aclError batch(const char *api, acldvppChannelDesc *channel,
@@ -291,30 +307,30 @@ ACL_FUNC_VISIBILITY aclError
 acldvppVpcCropAsync(acldvppChannelDesc *channelDesc, acldvppPicDesc *inputDesc,
                     acldvppPicDesc *outputDesc, acldvppRoiConfig *cropArea,
                     aclrtStream stream) {
-  return acldvppVpcCropResizeAsync(channelDesc, inputDesc, outputDesc, cropArea,
-                                   nullptr, stream);
+  return crop("acldvppVpcCropAsync", channelDesc, inputDesc, outputDesc,
+              cropArea, nullptr, stream);
 }
 
 ACL_FUNC_VISIBILITY aclError acldvppVpcCropResizeAsync(
     acldvppChannelDesc *channelDesc, acldvppPicDesc *inputDesc,
     acldvppPicDesc *outputDesc, acldvppRoiConfig *cropArea,
     acldvppResizeConfig *resizeConfig, aclrtStream stream) {
-  const char *api =
-      resizeConfig ? "acldvppVpcCropResizeAsync" : "acldvppVpcCropAsync";
-  if (resizeConfig && !validResize(api, resizeConfig))
+  const char *api = "acldvppVpcCropResizeAsync";
+  if (!validResize(api, resizeConfig))
     return lastError(/*clear=*/false);
-  if (!liveRoi(api, cropArea, "crop area"))
-    return lastError(/*clear=*/false);
-  Region from{cropArea->left, cropArea->right, cropArea->top, cropArea->bottom};
-  return vpc(api, channelDesc, inputDesc, outputDesc, &from, nullptr, stream);
+  return crop(api, channelDesc, inputDesc, outputDesc, cropArea, nullptr,
+              stream);
 }
 
 ACL_FUNC_VISIBILITY aclError acldvppVpcCropAndPasteAsync(
     acldvppChannelDesc *channelDesc, acldvppPicDesc *inputDesc,
     acldvppPicDesc *outputDesc, acldvppRoiConfig *cropArea,
     acldvppRoiConfig *pasteArea, aclrtStream stream) {
-  return acldvppVpcCropResizePasteAsync(channelDesc, inputDesc, outputDesc,
-                                        cropArea, pasteArea, nullptr, stream);
+  const char *api = "acldvppVpcCropAndPasteAsync";
+  if (!liveRoi(api, pasteArea, "paste area"))
+    return lastError(/*clear=*/false);
+  return crop(api, channelDesc, inputDesc, outputDesc, cropArea, pasteArea,
+              stream);
 }
 
 ACL_FUNC_VISIBILITY aclError acldvppVpcCropResizePasteAsync(
@@ -322,17 +338,11 @@ ACL_FUNC_VISIBILITY aclError acldvppVpcCropResizePasteAsync(
     acldvppPicDesc *outputDesc, acldvppRoiConfig *cropArea,
     acldvppRoiConfig *pasteArea, acldvppResizeConfig *resizeConfig,
     aclrtStream stream) {
-  const char *api = resizeConfig ? "acldvppVpcCropResizePasteAsync"
-                                 : "acldvppVpcCropAndPasteAsync";
-  if (resizeConfig && !validResize(api, resizeConfig))
+  const char *api = "acldvppVpcCropResizePasteAsync";
+  if (!validResize(api, resizeConfig) || !liveRoi(api, pasteArea, "paste area"))
     return lastError(/*clear=*/false);
-  if (!liveRoi(api, cropArea, "crop area") ||
-      !liveRoi(api, pasteArea, "paste area"))
-    return lastError(/*clear=*/false);
-  Region from{cropArea->left, cropArea->right, cropArea->top, cropArea->bottom};
-  Region to{pasteArea->left, pasteArea->right, pasteArea->top,
-            pasteArea->bottom};
-  return vpc(api, channelDesc, inputDesc, outputDesc, &from, &to, stream);
+  return crop(api, channelDesc, inputDesc, outputDesc, cropArea, pasteArea,
+              stream);
 }
 
 ACL_FUNC_VISIBILITY aclError acldvppVpcBatchCropAsync(
