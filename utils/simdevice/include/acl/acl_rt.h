@@ -370,6 +370,45 @@ ACL_FUNC_VISIBILITY aclError aclrtMemsetAsync(void *devPtr, size_t maxCount,
 ACL_FUNC_VISIBILITY aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free,
                                              size_t *total);
 
+/* Groups, saturation mode and overflow switches, event wait status, cache
+ * flushes: in the 6.x headers already, so in every release simulated. */
+typedef enum aclrtFloatOverflowMode {
+  ACL_RT_OVERFLOW_MODE_SATURATION = 0,
+  ACL_RT_OVERFLOW_MODE_INFNAN = 1,
+  ACL_RT_OVERFLOW_MODE_UNDEF = 2
+} aclrtFloatOverflowMode;
+
+typedef enum aclrtGroupAttr {
+  ACL_GROUP_AICORE_INT = 0,
+  ACL_GROUP_AIV_INT = 1,
+  ACL_GROUP_AIC_INT = 2,
+  ACL_GROUP_SDMANUM_INT = 3,
+  ACL_GROUP_ASQNUM_INT = 4,
+  ACL_GROUP_GROUPID_INT = 5
+} aclrtGroupAttr;
+
+typedef struct tagRtGroupInfo aclrtGroupInfo;
+
+ACL_FUNC_VISIBILITY aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode);
+ACL_FUNC_VISIBILITY aclError
+aclrtGetDeviceSatMode(aclrtFloatOverflowMode *mode);
+ACL_FUNC_VISIBILITY aclError aclrtSetStreamOverflowSwitch(aclrtStream stream,
+                                                          uint32_t flag);
+ACL_FUNC_VISIBILITY aclError aclrtGetStreamOverflowSwitch(aclrtStream stream,
+                                                          uint32_t *flag);
+ACL_FUNC_VISIBILITY aclError
+aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus *status);
+ACL_FUNC_VISIBILITY aclError aclrtSetGroup(int32_t groupId);
+ACL_FUNC_VISIBILITY aclError aclrtGetGroupCount(uint32_t *count);
+ACL_FUNC_VISIBILITY aclrtGroupInfo *aclrtCreateGroupInfo(void);
+ACL_FUNC_VISIBILITY aclError aclrtDestroyGroupInfo(aclrtGroupInfo *groupInfo);
+ACL_FUNC_VISIBILITY aclError aclrtGetAllGroupInfo(aclrtGroupInfo *groupInfo);
+ACL_FUNC_VISIBILITY aclError aclrtGetGroupInfoDetail(
+    const aclrtGroupInfo *groupInfo, int32_t groupIndex, aclrtGroupAttr attr,
+    void *attrValue, size_t valueLen, size_t *paramRetSize);
+ACL_FUNC_VISIBILITY aclError aclrtMemFlush(void *devPtr, size_t size);
+ACL_FUNC_VISIBILITY aclError aclrtMemInvalidate(void *devPtr, size_t size);
+
 /* The rest of the 8.x runtime interface (as of 8.5): declared with the real
  * signatures, types and values; which of these the simulation implements is
  * in utils/simdevice/README.md, the others are stand-ins that say so. Marked
@@ -434,21 +473,6 @@ typedef struct {
 
 typedef enum { ACL_RT_IPC_MEM_ATTR_ACCESS_LINK = 0 } aclrtIpcMemAttrType;
 
-typedef enum aclrtGroupAttr {
-  ACL_GROUP_AICORE_INT = 0,
-  ACL_GROUP_AIV_INT = 1,
-  ACL_GROUP_AIC_INT = 2,
-  ACL_GROUP_SDMANUM_INT = 3,
-  ACL_GROUP_ASQNUM_INT = 4,
-  ACL_GROUP_GROUPID_INT = 5
-} aclrtGroupAttr;
-
-typedef enum aclrtFloatOverflowMode {
-  ACL_RT_OVERFLOW_MODE_SATURATION = 0,
-  ACL_RT_OVERFLOW_MODE_INFNAN = 1,
-  ACL_RT_OVERFLOW_MODE_UNDEF = 2
-} aclrtFloatOverflowMode;
-
 typedef enum {
   ACL_RT_STREAM_WORK_ADDR_PTR = 0,
   ACL_RT_STREAM_WORK_SIZE = 1,
@@ -462,8 +486,6 @@ typedef struct aclrtStreamConfigHandle {
   size_t flag;
   uint32_t priority;
 } aclrtStreamConfigHandle;
-
-typedef struct tagRtGroupInfo aclrtGroupInfo;
 
 typedef struct aclrtPtrAttributes {
   aclrtMemLocation location;
@@ -983,9 +1005,6 @@ ACL_FUNC_VISIBILITY aclError aclmdlFinalizeDump(void);
 ACL_FUNC_VISIBILITY aclError aclmdlRIAbort(aclmdlRI modelRI);
 
 /* Devices. */
-ACL_FUNC_VISIBILITY aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode);
-ACL_FUNC_VISIBILITY aclError
-aclrtGetDeviceSatMode(aclrtFloatOverflowMode *mode);
 ACL_FUNC_VISIBILITY aclError
 aclrtQueryDeviceStatus(int32_t deviceId, aclrtDeviceStatus *deviceStatus);
 ACL_FUNC_VISIBILITY aclError aclrtDeviceGetBareTgid(int32_t *pid);
@@ -1051,10 +1070,6 @@ aclrtCreateStreamV2(aclrtStream *stream, const aclrtStreamConfigHandle *handle);
 ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream,
                                                              aclrtEvent event,
                                                              int32_t timeout);
-ACL_FUNC_VISIBILITY aclError aclrtSetStreamOverflowSwitch(aclrtStream stream,
-                                                          uint32_t flag);
-ACL_FUNC_VISIBILITY aclError aclrtGetStreamOverflowSwitch(aclrtStream stream,
-                                                          uint32_t *flag);
 ACL_FUNC_VISIBILITY aclError aclrtStreamAbort(aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclrtGetStreamAvailableNum(uint32_t *streamCount);
 ACL_FUNC_VISIBILITY aclError
@@ -1087,8 +1102,6 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamStop(aclrtStream stream);
 /* Events and notifies. */
 ACL_FUNC_VISIBILITY aclError aclrtCreateEventExWithFlag(aclrtEvent *event,
                                                         uint32_t flag);
-ACL_FUNC_VISIBILITY aclError
-aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus *status);
 ACL_FUNC_VISIBILITY aclError aclrtEventGetTimestamp(aclrtEvent event,
                                                     uint64_t *timestamp);
 ACL_FUNC_VISIBILITY aclError aclrtCreateNotify(aclrtNotify *notify,
@@ -1134,14 +1147,6 @@ ACL_FUNC_VISIBILITY aclError aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle,
                                                      aclrtEvent *event);
 
 /* Labels and groups. */
-ACL_FUNC_VISIBILITY aclError aclrtSetGroup(int32_t groupId);
-ACL_FUNC_VISIBILITY aclError aclrtGetGroupCount(uint32_t *count);
-ACL_FUNC_VISIBILITY aclrtGroupInfo *aclrtCreateGroupInfo(void);
-ACL_FUNC_VISIBILITY aclError aclrtDestroyGroupInfo(aclrtGroupInfo *groupInfo);
-ACL_FUNC_VISIBILITY aclError aclrtGetAllGroupInfo(aclrtGroupInfo *groupInfo);
-ACL_FUNC_VISIBILITY aclError aclrtGetGroupInfoDetail(
-    const aclrtGroupInfo *groupInfo, int32_t groupIndex, aclrtGroupAttr attr,
-    void *attrValue, size_t valueLen, size_t *paramRetSize);
 ACL_FUNC_VISIBILITY aclError aclrtCreateLabel(aclrtLabel *label);
 ACL_FUNC_VISIBILITY aclError aclrtSetLabel(aclrtLabel label,
                                            aclrtStream stream);
@@ -1161,8 +1166,6 @@ ACL_FUNC_VISIBILITY aclError aclrtMallocForTaskScheduler(
     aclrtMallocConfig *cfg);
 ACL_FUNC_VISIBILITY aclError
 aclrtPointerGetAttributes(const void *ptr, aclrtPtrAttributes *attributes);
-ACL_FUNC_VISIBILITY aclError aclrtMemFlush(void *devPtr, size_t size);
-ACL_FUNC_VISIBILITY aclError aclrtMemInvalidate(void *devPtr, size_t size);
 ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsyncWithCondition(
     void *dst, size_t destMax, const void *src, size_t count,
     aclrtMemcpyKind kind, aclrtStream stream);
