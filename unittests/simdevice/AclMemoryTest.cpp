@@ -93,11 +93,11 @@ TEST_F(AclMemory, DvppMemoryThroughBothApis) {
   EXPECT_EQ(memType(acl), static_cast<uint32_t>(DV_MEM_LOCK_DEV_DVPP));
   EXPECT_EQ(memType(mpi), static_cast<uint32_t>(DV_MEM_LOCK_DEV_DVPP));
   EXPECT_EQ(deviceBytesInUse() - Baseline, 2048u);
-  EXPECT_EQ(hi_mpi_dvpp_malloc(0, nullptr, 10), HI_ERR_DVPP_NULL_PTR);
-  EXPECT_EQ(hi_mpi_dvpp_malloc(0, &mpi, 0), HI_ERR_DVPP_ILLEGAL_PARAM);
+  EXPECT_EQ(hi_mpi_dvpp_malloc(0, nullptr, 10), (hi_s32)HI_ERR_VPC_NULL_PTR);
+  EXPECT_EQ(hi_mpi_dvpp_malloc(0, &mpi, 0), (hi_s32)HI_ERR_VPC_ILLEGAL_PARAM);
   EXPECT_EQ(acldvppFree(acl), ACL_SUCCESS);
   EXPECT_EQ(hi_mpi_dvpp_free(mpi), HI_SUCCESS);
-  EXPECT_EQ(hi_mpi_dvpp_free(mpi), HI_ERR_DVPP_ILLEGAL_PARAM);
+  EXPECT_EQ(hi_mpi_dvpp_free(mpi), (hi_s32)HI_ERR_VPC_ILLEGAL_PARAM);
   EXPECT_EQ(acldvppMalloc(&acl, 0), ACL_ERROR_INVALID_PARAM);
 }
 

@@ -8,8 +8,8 @@
       time. A stand-in says once on stderr that its function is not simulated
       (unless MSSIM_QUIET_UNSIMULATED=1) and returns the API's "not
       supported" code: ACL_ERROR_API_NOT_SUPPORT for aclError,
-      DRV_ERROR_NOT_SUPPORT for drvError_t, HI_ERR_NOT_SUPPORT for hi_s32
-      (a generic non-zero), NULL for pointers, 0 for numbers, nothing for void.
+      DRV_ERROR_NOT_SUPPORT for drvError_t, HI_ERR_SYS_NOT_SUPPORT's value for
+      hi_s32, NULL for pointers, 0 for numbers, nothing for void.
   public_api.py check TOOLKIT
       Every function the toolkit's headers declare is exported by the library
       a real application links for it; prints counts and each one missing.
@@ -107,7 +107,7 @@ def not_supported(returns):
         return "0"
     return {"aclError": "ACL_ERROR_API_NOT_SUPPORT",
             "drvError_t": "DRV_ERROR_NOT_SUPPORT",
-            "hi_s32": "HI_ERR_NOT_SUPPORT"}.get(returns, "0")
+            "hi_s32": "MSSIM_HI_ERR_NOT_SUPPORT"}.get(returns, "0")
 
 
 def stubs(library, include, out):
@@ -125,9 +125,8 @@ def stubs(library, include, out):
         if relative.startswith("experiment/"):
             relative = relative[len("experiment/ascend_hal/"):]
         lines.append('#include "%s"' % relative)
-    lines += ["#ifndef HI_ERR_NOT_SUPPORT",
-              "#define HI_ERR_NOT_SUPPORT (-1)",
-              "#endif",
+    lines += ["/* hi_mpi's \"not supported\": HI_ERR_SYS_NOT_SUPPORT's value. */",
+              "#define MSSIM_HI_ERR_NOT_SUPPORT ((int)0xA0028008)",
               "",
               "__attribute__((unused)) static void mssim_unsimulated(const char *name,",
               "                                                      int *said) {",

@@ -189,24 +189,26 @@ ACL_FUNC_VISIBILITY aclError acldvppFree(void *devPtr) {
   return freeMemory("acldvppFree", devPtr, false);
 }
 
-hi_s32 hi_mpi_dvpp_malloc(hi_u32 dev_id, hi_void **dev_ptr, hi_u64 size) {
+__attribute__((visibility("default"))) hi_s32
+hi_mpi_dvpp_malloc(hi_u32 dev_id, hi_void **dev_ptr, hi_u64 size) {
   if (!dev_ptr)
-    return HI_ERR_DVPP_NULL_PTR;
+    return HI_ERR_VPC_NULL_PTR;
   if (size == 0)
-    return HI_ERR_DVPP_ILLEGAL_PARAM;
+    return HI_ERR_VPC_ILLEGAL_PARAM;
   drvError_t error = halMemAlloc(
       dev_ptr, size,
       driverFlag(static_cast<int32_t>(dev_id), MEM_DVPP, APP_MODULE_ID));
   if (error == DRV_ERROR_OUT_OF_MEMORY)
-    return HI_ERR_DVPP_NO_MEM;
-  return error == DRV_ERROR_NONE ? HI_SUCCESS : HI_ERR_DVPP_ILLEGAL_PARAM;
+    return HI_ERR_VPC_NO_MEM;
+  return error == DRV_ERROR_NONE ? HI_SUCCESS : HI_ERR_VPC_ILLEGAL_PARAM;
 }
 
-hi_s32 hi_mpi_dvpp_free(hi_void *dev_ptr) {
+__attribute__((visibility("default"))) hi_s32
+hi_mpi_dvpp_free(hi_void *dev_ptr) {
   if (!dev_ptr)
-    return HI_ERR_DVPP_NULL_PTR;
+    return HI_ERR_VPC_NULL_PTR;
   return halMemFree(dev_ptr) == DRV_ERROR_NONE ? HI_SUCCESS
-                                               : HI_ERR_DVPP_ILLEGAL_PARAM;
+                                               : HI_ERR_VPC_ILLEGAL_PARAM;
 }
 
 } // extern "C"

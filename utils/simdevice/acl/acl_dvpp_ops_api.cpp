@@ -93,31 +93,12 @@ aclError describeDecoded(const char *api, acldvppPicDesc *out, uint32_t width,
   return ACL_SUCCESS;
 }
 
-} // namespace mssim
-
-namespace {
-
-/// A rectangle of a picture, inclusive as the real ROI configs are.
-struct Region {
-  uint32_t left, right, top, bottom;
-  uint32_t width() const { return right - left + 1; }
-  uint32_t height() const { return bottom - top + 1; }
-};
-
-Region wholeOf(const acldvppPicDesc &pic) {
-  return {0, pic.width ? pic.width - 1 : 0, 0, pic.height ? pic.height - 1 : 0};
-}
-
-bool inside(const Region &region, const acldvppPicDesc &pic) {
-  return region.left <= region.right && region.top <= region.bottom &&
-         region.right < pic.width && region.bottom < pic.height;
-}
-
 /// Nearest-neighbour copy of `from` (a region of `in`) onto `to` (a region
 /// of `out`); the rest of `out` is left as it is.
-void resample(const acldvppPicDesc &inDesc, const std::vector<uint8_t> &in,
-              const Region &from, const acldvppPicDesc &outDesc,
-              std::vector<uint8_t> &out, const Region &to) {
+static void resample(const acldvppPicDesc &inDesc,
+                     const std::vector<uint8_t> &in, const PictureRegion &from,
+                     const acldvppPicDesc &outDesc, std::vector<uint8_t> &out,
+                     const PictureRegion &to) {
   const uint8_t *inUv =
       in.data() + size_t(inDesc.widthStride) * inDesc.heightStride;
   uint8_t *outUv =
@@ -140,19 +121,45 @@ void resample(const acldvppPicDesc &inDesc, const std::vector<uint8_t> &in,
   }
 }
 
+bool resamplePicture(const acldvppPicDesc &in, const PictureRegion &from,
+                     const acldvppPicDesc &out, const PictureRegion &to) {
+  std::vector<uint8_t> pixels, result;
+  size_t inBytes = size_t(in.widthStride) * in.heightStride * 3 / 2;
+  size_t outBytes = size_t(out.widthStride) * out.heightStride * 3 / 2;
+  if (!readDevice(in.data, inBytes, &pixels) ||
+      !readDevice(out.data, outBytes, &result))
+    return false;
+  resample(in, pixels, from, out, result, to);
+  return writeDevice(out.data, result);
+}
+
+PictureRegion wholeOf(const acldvppPicDesc &pic) {
+  return {0, pic.width ? pic.width - 1 : 0, 0, pic.height ? pic.height - 1 : 0};
+}
+
+bool inside(const PictureRegion &region, const acldvppPicDesc &pic) {
+  return region.left <= region.right && region.top <= region.bottom &&
+         region.right < pic.width && region.bottom < pic.height;
+}
+
+} // namespace mssim
+
+namespace {
+
 /// Crops `from` out of `input` and resizes it onto `to` of `output` (null:
 /// the whole output): checks, then queues the resampling on `stream`.
 aclError vpc(const char *api, acldvppChannelDesc *channel,
-             acldvppPicDesc *input, acldvppPicDesc *output, const Region *from,
-             const Region *to, aclrtStream stream) {
+             acldvppPicDesc *input, acldvppPicDesc *output,
+             const PictureRegion *from, const PictureRegion *to,
+             aclrtStream stream) {
   if (aclError error = checkChannel(api, channel, DVPP_CHNMODE_VPC))
     return error;
   if (aclError error = checkPicture(api, input, "input"))
     return error;
   if (aclError error = checkPicture(api, output, "output"))
     return error;
-  Region source = from ? *from : wholeOf(*input);
-  Region target = to ? *to : wholeOf(*output);
+  PictureRegion source = from ? *from : wholeOf(*input);
+  PictureRegion target = to ? *to : wholeOf(*output);
   if (!inside(source, *input))
     return fail(ACL_ERROR_INVALID_PARAM, api,
                 "the crop area is not inside the input picture");
@@ -161,15 +168,9 @@ aclError vpc(const char *api, acldvppChannelDesc *channel,
                 "the paste area is not inside the output picture");
   acldvppPicDesc in = *input, out = *output; // as they are when queued
   return enqueueTask(api, stream, [=] {
-    std::vector<uint8_t> pixels, result;
-    size_t inBytes = size_t(in.widthStride) * in.heightStride * 3 / 2;
-    size_t outBytes = size_t(out.widthStride) * out.heightStride * 3 / 2;
-    if (!readDevice(in.data, inBytes, &pixels) ||
-        !readDevice(out.data, outBytes, &result))
-      return ACL_ERROR_RT_PARAM_INVALID;
-    resample(in, pixels, source, out, result, target);
-    return writeDevice(out.data, result) ? ACL_SUCCESS
-                                         : ACL_ERROR_RT_PARAM_INVALID;
+    return resamplePicture(in, source, out, target)
+               ? ACL_SUCCESS
+               : ACL_ERROR_RT_PARAM_INVALID;
   });
 }
 
@@ -197,11 +198,12 @@ aclError crop(const char *api, acldvppChannelDesc *channel,
               const acldvppRoiConfig *pasteArea, aclrtStream stream) {
   if (!liveRoi(api, cropArea, "crop area"))
     return lastError(/*clear=*/false);
-  Region from{cropArea->left, cropArea->right, cropArea->top, cropArea->bottom};
+  PictureRegion from{cropArea->left, cropArea->right, cropArea->top,
+                     cropArea->bottom};
   if (!pasteArea)
     return vpc(api, channel, input, output, &from, nullptr, stream);
-  Region to{pasteArea->left, pasteArea->right, pasteArea->top,
-            pasteArea->bottom};
+  PictureRegion to{pasteArea->left, pasteArea->right, pasteArea->top,
+                   pasteArea->bottom};
   return vpc(api, channel, input, output, &from, &to, stream);
 }
 
@@ -235,10 +237,10 @@ aclError batch(const char *api, acldvppChannelDesc *channel,
           pasteAreas ? liveRoi(api, pasteAreas[next], "paste area") : nullptr;
       if (!crop || (pasteAreas && !paste))
         return lastError(/*clear=*/false);
-      Region from{crop->left, crop->right, crop->top, crop->bottom};
-      Region to =
-          paste ? Region{paste->left, paste->right, paste->top, paste->bottom}
-                : Region{0, 0, 0, 0};
+      PictureRegion from{crop->left, crop->right, crop->top, crop->bottom};
+      PictureRegion to = paste ? PictureRegion{paste->left, paste->right,
+                                               paste->top, paste->bottom}
+                               : PictureRegion{0, 0, 0, 0};
       if (aclError error = vpc(api, channel, sources->pictures[i],
                                destinations->pictures[next], &from,
                                paste ? &to : nullptr, stream))

@@ -134,6 +134,22 @@ aclError describeDecoded(const char *api, acldvppPicDesc *out, uint32_t width,
                          uint32_t height, uint32_t widthStride,
                          uint32_t heightStride, uint64_t bytes,
                          const char *predict);
+/// A rectangle of a picture, inclusive as the real ROI configs are.
+struct PictureRegion {
+  uint32_t left, right, top, bottom;
+  uint32_t width() const { return right - left + 1; }
+  uint32_t height() const { return bottom - top + 1; }
+};
+/// The whole of `pic`.
+PictureRegion wholeOf(const acldvppPicDesc &pic);
+/// Whether `region` is well-formed and lies inside `pic`.
+bool inside(const PictureRegion &region, const acldvppPicDesc &pic);
+/// Nearest-neighbour copy of `from` of `in` onto `to` of `out`, both YUV420SP
+/// pictures in device memory (read and written through the driver, as a DMA
+/// would); the rest of `out` is left as it is. False if the memory cannot
+/// be read or written.
+bool resamplePicture(const acldvppPicDesc &in, const PictureRegion &from,
+                     const acldvppPicDesc &out, const PictureRegion &to);
 /// Copies `bytes` of device memory at `from` to *out (through the driver).
 bool readDevice(const void *from, size_t bytes, std::vector<uint8_t> *out);
 /// Copies `bytes` to device memory at `to` (through the driver).

@@ -1,0 +1,103 @@
+//===- AclDvppMpiTest.cpp - hi_mpi: the media system and VPC --------------===//
+#include "AclTestSupport.h"
+#include "acl/dvpp/hi_dvpp.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <vector>
+
+namespace {
+
+using AclDvppMpi = AclTest;
+
+/// A YUV420SP picture of `side` x `side` in DVPP memory, its luma `luma`.
+hi_vpc_pic_info picture(hi_u32 side, hi_u8 luma) {
+  hi_vpc_pic_info info;
+  memset(&info, 0, sizeof info);
+  hi_u32 bytes = side * side * 3 / 2;
+  EXPECT_EQ(hi_mpi_dvpp_malloc(0, &info.picture_address, bytes), HI_SUCCESS);
+  std::vector<hi_u8> pixels(bytes, 0x80);
+  memset(pixels.data(), luma, side * side);
+  aclrtMemcpy(info.picture_address, bytes, pixels.data(), bytes,
+              ACL_MEMCPY_HOST_TO_DEVICE);
+  info.picture_buffer_size = bytes;
+  info.picture_width = info.picture_height = side;
+  info.picture_width_stride = info.picture_height_stride = side;
+  info.picture_format = HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420;
+  return info;
+}
+
+hi_u8 lumaAt(const hi_vpc_pic_info &info, hi_u32 x, hi_u32 y) {
+  hi_u8 value = 0;
+  aclrtMemcpy(&value, 1,
+              static_cast<hi_u8 *>(info.picture_address) +
+                  y * info.picture_width_stride + x,
+              1, ACL_MEMCPY_DEVICE_TO_HOST);
+  return value;
+}
+
+} // namespace
+
+TEST_F(AclDvppMpi, VpcChannelsWantTheMediaSystemAndOwnDeviceMemory) {
+  hi_vpc_chn_attr attr;
+  memset(&attr, 0, sizeof attr);
+  EXPECT_EQ(hi_mpi_vpc_create_chn(0, &attr),
+            static_cast<hi_s32>(HI_ERR_VPC_SYS_NOT_READY));
+  ASSERT_EQ(hi_mpi_sys_init(), HI_SUCCESS);
+  size_t before = deviceBytesInUse();
+  ASSERT_EQ(hi_mpi_vpc_create_chn(3, &attr), HI_SUCCESS);
+  EXPECT_GT(deviceBytesInUse(), before);
+  EXPECT_EQ(hi_mpi_vpc_create_chn(3, &attr),
+            static_cast<hi_s32>(HI_ERR_VPC_EXIST));
+  EXPECT_EQ(hi_mpi_vpc_create_chn(VPC_MAX_CHN_NUM, &attr),
+            static_cast<hi_s32>(HI_ERR_VPC_INVALID_CHN_ID));
+  hi_vpc_chn picked = -1;
+  ASSERT_EQ(hi_mpi_vpc_sys_create_chn(&picked, &attr), HI_SUCCESS);
+  EXPECT_EQ(picked, 0);
+  EXPECT_EQ(hi_mpi_vpc_destroy_chn(picked), HI_SUCCESS);
+  EXPECT_EQ(hi_mpi_vpc_destroy_chn(3), HI_SUCCESS);
+  EXPECT_EQ(hi_mpi_vpc_destroy_chn(3), static_cast<hi_s32>(HI_ERR_VPC_UNEXIST));
+  EXPECT_EQ(deviceBytesInUse(), before);
+  EXPECT_EQ(hi_mpi_sys_exit(), HI_SUCCESS);
+}
+
+TEST_F(AclDvppMpi, ResizeAndCropResizePasteOnRealPixels) {
+  ASSERT_EQ(hi_mpi_sys_init(), HI_SUCCESS);
+  hi_vpc_chn_attr attr;
+  memset(&attr, 0, sizeof attr);
+  ASSERT_EQ(hi_mpi_vpc_create_chn(0, &attr), HI_SUCCESS);
+  hi_vpc_pic_info source = picture(64, 200), small = picture(32, 0),
+                  canvas = picture(64, 10);
+  hi_u32 task = 0;
+  ASSERT_EQ(hi_mpi_vpc_resize(0, &source, &small, 0, 0, 0, &task, -1),
+            HI_SUCCESS);
+  EXPECT_EQ(hi_mpi_vpc_get_process_result(0, task, -1), HI_SUCCESS);
+  EXPECT_EQ(hi_mpi_vpc_get_process_result(0, task, -1),
+            static_cast<hi_s32>(HI_ERR_VPC_ILLEGAL_PARAM))
+      << "a task's result is collected once";
+  EXPECT_EQ(lumaAt(small, 31, 31), 200);
+
+  hi_vpc_crop_resize_paste_region region;
+  memset(&region, 0, sizeof region);
+  region.dest_pic_info = canvas;
+  region.crop_region = {0, 0, 32, 32};
+  region.resize_info = {16, 16, 0};
+  region.dest_top_offset = 8;
+  region.dest_left_offset = 8;
+  ASSERT_EQ(hi_mpi_vpc_crop_resize_paste(0, &source, &region, 1, &task, -1),
+            HI_SUCCESS);
+  EXPECT_EQ(lumaAt(canvas, 10, 10), 200) << "inside the paste area";
+  EXPECT_EQ(lumaAt(canvas, 40, 40), 10) << "outside it, as it was";
+  region.dest_left_offset = 60; // the paste runs past the picture
+  EXPECT_EQ(hi_mpi_vpc_crop_resize_paste(0, &source, &region, 1, &task, -1),
+            static_cast<hi_s32>(HI_ERR_VPC_ILLEGAL_PARAM));
+  source.picture_width_stride = 60; // no multiple of 16
+  EXPECT_EQ(hi_mpi_vpc_resize(0, &source, &small, 0, 0, 0, &task, -1),
+            static_cast<hi_s32>(HI_ERR_VPC_ILLEGAL_PARAM));
+
+  for (hi_vpc_pic_info *info : {&source, &small, &canvas})
+    hi_mpi_dvpp_free(info->picture_address);
+  EXPECT_EQ(hi_mpi_vpc_destroy_chn(0), HI_SUCCESS);
+  EXPECT_EQ(hi_mpi_sys_exit(), HI_SUCCESS);
+}

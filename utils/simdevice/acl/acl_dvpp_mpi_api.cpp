@@ -1,0 +1,289 @@
+//===- acl_dvpp_mpi_api.cpp - hi_mpi: the media system and VPC ------------===//
+//
+// The hi_mpi calls the official VPC samples make: the media system
+// (hi_mpi_sys_init / exit, which the VPC calls want first), VPC channels
+// (an id from 0 to VPC_MAX_CHN_NUM - 1 each, with 1 MiB of DVPP memory of
+// its own at the driver level, released by hi_mpi_vpc_destroy_chn) and the
+// crop, resize, crop-resize and crop-resize-paste tasks on YUV420SP
+// pictures in DVPP memory, resampled nearest-neighbour as the acldvpp VPC
+// calls do. A task is done when its call returns; its id is what
+// hi_mpi_vpc_get_process_result waits for. The error codes are the VPC
+// module's (hi_dvpp_vpc.h). The rest of hi_mpi are stand-ins.
+//
+//===----------------------------------------------------------------------===//
+#include "acl/dvpp/hi_dvpp.h"
+#include "dvpp_objects.h"
+#include "runtime.h"
+
+#include <map>
+#include <mutex>
+#include <set>
+
+using namespace mssim;
+
+namespace {
+
+/// The hi_mpi state of the process: the media system, the VPC channels
+/// (id: their device memory) and the tasks done on each.
+struct MediaSystem {
+  std::mutex Mutex;
+  int Initialized = 0; // hi_mpi_sys_init calls not yet exited
+  std::map<hi_vpc_chn, void *> Channels;
+  std::map<hi_vpc_chn, std::set<hi_u32>> Done;
+  hi_u32 NextTask = 1;
+};
+
+MediaSystem &media() {
+  static MediaSystem *m = new MediaSystem; // never destroyed: atexit users
+  return *m;
+}
+
+constexpr hi_s32 err(hi_u32 code) { return static_cast<hi_s32>(code); }
+
+bool isMpiYuv420sp(hi_pixel_format format) {
+  return format == HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420 ||
+         format == HI_PIXEL_FORMAT_YVU_SEMIPLANAR_420;
+}
+
+/// The picture as the acldvpp code describes one; false if the hardware
+/// would not take it (YUV420SP in DVPP memory, width stride a multiple of
+/// 16, height stride of 2, the picture inside the strides, the buffer
+/// holding them).
+bool asPicture(const hi_vpc_pic_info *info, acldvppPicDesc *pic) {
+  if (!info || !isMpiYuv420sp(info->picture_format) ||
+      !inDeviceMemory(info->picture_address) || info->picture_width == 0 ||
+      info->picture_height == 0 || info->picture_width_stride % 16 ||
+      info->picture_height_stride % 2 ||
+      info->picture_width > info->picture_width_stride ||
+      info->picture_height > info->picture_height_stride ||
+      uint64_t(info->picture_width_stride) * info->picture_height_stride * 3 /
+              2 >
+          info->picture_buffer_size)
+    return false;
+  pic->data = info->picture_address;
+  pic->size = info->picture_buffer_size;
+  pic->format = info->picture_format == HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420
+                    ? PIXEL_FORMAT_YUV_SEMIPLANAR_420
+                    : PIXEL_FORMAT_YVU_SEMIPLANAR_420;
+  pic->width = info->picture_width;
+  pic->height = info->picture_height;
+  pic->widthStride = info->picture_width_stride;
+  pic->heightStride = info->picture_height_stride;
+  return true;
+}
+
+/// The checks every task makes of its channel; HI_SUCCESS if it can run.
+hi_s32 checkVpcChannel(hi_vpc_chn chn, hi_u32 *task_id) {
+  if (chn < 0 || chn >= VPC_MAX_CHN_NUM)
+    return err(HI_ERR_VPC_INVALID_CHN_ID);
+  if (!task_id)
+    return err(HI_ERR_VPC_NULL_PTR);
+  MediaSystem &m = media();
+  std::lock_guard<std::mutex> lock(m.Mutex);
+  if (!m.Initialized)
+    return err(HI_ERR_VPC_SYS_NOT_READY);
+  return m.Channels.count(chn) ? HI_SUCCESS : err(HI_ERR_VPC_UNEXIST);
+}
+
+/// One region of a task: crop `crop` of `source`, resize it to
+/// `width` x `height` (0: the crop's size) and paste it at (left, top) of
+/// `dest`.
+hi_s32 runRegion(const hi_vpc_pic_info *source, const hi_vpc_pic_info &dest,
+                 const hi_vpc_crop_region &crop, hi_u32 width, hi_u32 height,
+                 hi_u32 left, hi_u32 top) {
+  acldvppPicDesc in, out;
+  if (!asPicture(source, &in) || !asPicture(&dest, &out))
+    return err(HI_ERR_VPC_ILLEGAL_PARAM);
+  if (crop.crop_width == 0 || crop.crop_height == 0)
+    return err(HI_ERR_VPC_ILLEGAL_PARAM);
+  PictureRegion from{crop.left_offset, crop.left_offset + crop.crop_width - 1,
+                     crop.top_offset, crop.top_offset + crop.crop_height - 1};
+  PictureRegion to{left, left + (width ? width : crop.crop_width) - 1, top,
+                   top + (height ? height : crop.crop_height) - 1};
+  if (!inside(from, in) || !inside(to, out))
+    return err(HI_ERR_VPC_ILLEGAL_PARAM);
+  return resamplePicture(in, from, out, to) ? HI_SUCCESS
+                                            : err(HI_ERR_VPC_BAD_ADDR);
+}
+
+/// Records a finished task of `chn` and hands out its id.
+hi_s32 finish(hi_vpc_chn chn, hi_u32 *task_id) {
+  MediaSystem &m = media();
+  std::lock_guard<std::mutex> lock(m.Mutex);
+  *task_id = m.NextTask++;
+  m.Done[chn].insert(*task_id);
+  return HI_SUCCESS;
+}
+
+/// A task of `count` regions, each run by `region(i)`.
+template <typename Region>
+hi_s32 task(hi_vpc_chn chn, const void *regions, hi_u32 count, hi_u32 *task_id,
+            Region region) {
+  if (hi_s32 status = checkVpcChannel(chn, task_id))
+    return status;
+  if (!regions || count == 0)
+    return err(HI_ERR_VPC_NULL_PTR);
+  for (hi_u32 i = 0; i < count; ++i)
+    if (hi_s32 status = region(i))
+      return status;
+  return finish(chn, task_id);
+}
+
+} // namespace
+
+extern "C" {
+
+__attribute__((visibility("default"))) hi_s32 hi_mpi_sys_init(hi_void) {
+  if (currentDevice() < 0)
+    return err(HI_ERR_SYS_NOT_READY); // after aclrtSetDevice, as on the stack
+  MediaSystem &m = media();
+  std::lock_guard<std::mutex> lock(m.Mutex);
+  ++m.Initialized;
+  return HI_SUCCESS;
+}
+
+__attribute__((visibility("default"))) hi_s32 hi_mpi_sys_exit(hi_void) {
+  MediaSystem &m = media();
+  std::lock_guard<std::mutex> lock(m.Mutex);
+  if (!m.Initialized)
+    return err(HI_ERR_SYS_NOT_READY);
+  --m.Initialized;
+  return HI_SUCCESS;
+}
+
+__attribute__((visibility("default"))) hi_s32
+hi_mpi_dvpp_get_version(hi_s32 *major_version, hi_s32 *minor_version,
+                        hi_s32 *patch_version) {
+  if (!major_version || !minor_version || !patch_version)
+    return err(HI_ERR_SYS_NULL_PTR);
+  *major_version = 1;
+  *minor_version = 0;
+  *patch_version = 0;
+  return HI_SUCCESS;
+}
+
+__attribute__((visibility("default"))) hi_s32
+hi_mpi_vpc_create_chn(hi_vpc_chn chn, const hi_vpc_chn_attr *attr) {
+  if (chn < 0 || chn >= VPC_MAX_CHN_NUM)
+    return err(HI_ERR_VPC_INVALID_CHN_ID);
+  if (!attr)
+    return err(HI_ERR_VPC_NULL_PTR);
+  MediaSystem &m = media();
+  std::lock_guard<std::mutex> lock(m.Mutex);
+  if (!m.Initialized)
+    return err(HI_ERR_VPC_SYS_NOT_READY);
+  if (m.Channels.count(chn))
+    return err(HI_ERR_VPC_EXIST);
+  void *memory = nullptr;
+  if (allocateOnDevice("hi_mpi_vpc_create_chn", &memory, kDvppChannelBytes,
+                       kDvppChannelBytes, MEM_DVPP, DVPP_MODULE_ID))
+    return err(HI_ERR_VPC_NO_MEM);
+  m.Channels[chn] = memory;
+  return HI_SUCCESS;
+}
+
+__attribute__((visibility("default"))) hi_s32
+hi_mpi_vpc_sys_create_chn(hi_vpc_chn *chnl, const hi_vpc_chn_attr *attr) {
+  if (!chnl)
+    return err(HI_ERR_VPC_NULL_PTR);
+  hi_vpc_chn id = 0;
+  {
+    MediaSystem &m = media();
+    std::lock_guard<std::mutex> lock(m.Mutex);
+    while (id < VPC_MAX_CHN_NUM && m.Channels.count(id))
+      ++id;
+  }
+  if (id == VPC_MAX_CHN_NUM)
+    return err(HI_ERR_VPC_NO_BUF);
+  hi_s32 status = hi_mpi_vpc_create_chn(id, attr);
+  if (status == HI_SUCCESS)
+    *chnl = id;
+  return status;
+}
+
+__attribute__((visibility("default"))) hi_s32
+hi_mpi_vpc_destroy_chn(hi_vpc_chn chn) {
+  if (chn < 0 || chn >= VPC_MAX_CHN_NUM)
+    return err(HI_ERR_VPC_INVALID_CHN_ID);
+  MediaSystem &m = media();
+  std::lock_guard<std::mutex> lock(m.Mutex);
+  auto channel = m.Channels.find(chn);
+  if (channel == m.Channels.end())
+    return err(HI_ERR_VPC_UNEXIST);
+  halMemFree(channel->second);
+  m.Channels.erase(channel);
+  m.Done.erase(chn);
+  return HI_SUCCESS;
+}
+
+__attribute__((visibility("default"))) hi_s32
+hi_mpi_vpc_crop(hi_vpc_chn chn, const hi_vpc_pic_info *source_pic,
+                hi_vpc_crop_region_info crop_info[], hi_u32 count,
+                hi_u32 *task_id, hi_s32 milli_sec) {
+  (void)milli_sec;
+  return task(chn, crop_info, count, task_id, [&](hi_u32 i) {
+    const hi_vpc_crop_region_info &r = crop_info[i];
+    return runRegion(source_pic, r.dest_pic_info, r.crop_region,
+                     r.dest_pic_info.picture_width,
+                     r.dest_pic_info.picture_height, 0, 0);
+  });
+}
+
+__attribute__((visibility("default"))) hi_s32
+hi_mpi_vpc_resize(hi_vpc_chn chn, const hi_vpc_pic_info *source_pic,
+                  hi_vpc_pic_info *dest_pic, hi_double fx, hi_double fy,
+                  hi_u32 interpolation, hi_u32 *task_id, hi_s32 milli_sec) {
+  (void)fx, (void)fy, (void)interpolation, (void)milli_sec;
+  if (!source_pic)
+    return err(HI_ERR_VPC_NULL_PTR);
+  hi_vpc_crop_region whole{0, 0, source_pic->picture_width,
+                           source_pic->picture_height};
+  return task(chn, dest_pic, 1, task_id, [&](hi_u32) {
+    return runRegion(source_pic, *dest_pic, whole, dest_pic->picture_width,
+                     dest_pic->picture_height, 0, 0);
+  });
+}
+
+__attribute__((visibility("default"))) hi_s32
+hi_mpi_vpc_crop_resize(hi_vpc_chn chn, const hi_vpc_pic_info *source_pic,
+                       hi_vpc_crop_resize_region crop_resize_info[],
+                       hi_u32 count, hi_u32 *task_id, hi_s32 milli_sec) {
+  (void)milli_sec;
+  return task(chn, crop_resize_info, count, task_id, [&](hi_u32 i) {
+    const hi_vpc_crop_resize_region &r = crop_resize_info[i];
+    return runRegion(source_pic, r.dest_pic_info, r.crop_region,
+                     r.resize_info.resize_width, r.resize_info.resize_height, 0,
+                     0);
+  });
+}
+
+__attribute__((visibility("default"))) hi_s32 hi_mpi_vpc_crop_resize_paste(
+    hi_vpc_chn chn, const hi_vpc_pic_info *source_pic,
+    hi_vpc_crop_resize_paste_region crop_resize_paste_info[], hi_u32 count,
+    hi_u32 *task_id, hi_s32 milli_sec) {
+  (void)milli_sec;
+  return task(chn, crop_resize_paste_info, count, task_id, [&](hi_u32 i) {
+    const hi_vpc_crop_resize_paste_region &r = crop_resize_paste_info[i];
+    return runRegion(source_pic, r.dest_pic_info, r.crop_region,
+                     r.resize_info.resize_width, r.resize_info.resize_height,
+                     r.dest_left_offset, r.dest_top_offset);
+  });
+}
+
+__attribute__((visibility("default"))) hi_s32
+hi_mpi_vpc_get_process_result(hi_vpc_chn chn, hi_u32 task_id,
+                              hi_s32 milli_sec) {
+  (void)milli_sec;
+  if (chn < 0 || chn >= VPC_MAX_CHN_NUM)
+    return err(HI_ERR_VPC_INVALID_CHN_ID);
+  MediaSystem &m = media();
+  std::lock_guard<std::mutex> lock(m.Mutex);
+  if (!m.Channels.count(chn))
+    return err(HI_ERR_VPC_UNEXIST);
+  auto done = m.Done.find(chn);
+  if (done == m.Done.end() || !done->second.erase(task_id))
+    return err(HI_ERR_VPC_ILLEGAL_PARAM);
+  return HI_SUCCESS;
+}
+
+} // extern "C"
