@@ -101,3 +101,69 @@ TEST_F(AclDvppMpi, ResizeAndCropResizePasteOnRealPixels) {
   EXPECT_EQ(hi_mpi_vpc_destroy_chn(0), HI_SUCCESS);
   EXPECT_EQ(hi_mpi_sys_exit(), HI_SUCCESS);
 }
+
+TEST_F(AclDvppMpi, JpegDecodingThroughAVdecChannel) {
+  ASSERT_EQ(hi_mpi_sys_init(), HI_SUCCESS);
+  hi_vdec_chn_attr attr;
+  memset(&attr, 0, sizeof attr);
+  attr.type = HI_PT_JPEG;
+  attr.mode = HI_VDEC_SEND_MODE_FRAME;
+  attr.pic_width = attr.pic_height = 4096;
+  ASSERT_EQ(hi_mpi_vdec_create_chn(1, &attr), HI_SUCCESS);
+  EXPECT_EQ(hi_mpi_vdec_create_chn(1, &attr),
+            static_cast<hi_s32>(HI_ERR_VDEC_EXIST));
+
+  // A JPEG header: SOI, SOF0 of 100 x 40, three components at 4:2:0, EOI.
+  const hi_u8 jpeg[] = {0xFF, 0xD8, 0xFF, 0xC0, 0x00, 0x11, 0x08, 0x00,
+                        0x28, 0x00, 0x64, 0x03, 0x01, 0x22, 0x00, 0x02,
+                        0x11, 0x01, 0x03, 0x11, 0x01, 0xFF, 0xD9};
+  void *input = nullptr;
+  ASSERT_EQ(hi_mpi_dvpp_malloc(0, &input, sizeof jpeg), HI_SUCCESS);
+  aclrtMemcpy(input, sizeof jpeg, jpeg, sizeof jpeg, ACL_MEMCPY_HOST_TO_DEVICE);
+  hi_vdec_stream stream;
+  memset(&stream, 0, sizeof stream);
+  stream.addr = static_cast<hi_u8 *>(input);
+  stream.len = sizeof jpeg;
+  stream.end_of_frame = HI_TRUE;
+  hi_img_info info;
+  ASSERT_EQ(hi_mpi_dvpp_get_image_info(HI_PT_JPEG, &stream, &info), HI_SUCCESS);
+  EXPECT_EQ(info.width, 100u);
+  EXPECT_EQ(info.height, 40u);
+  EXPECT_EQ(info.pixel_format, HI_JPEG_RAW_FORMAT_YUV420);
+  void *output = nullptr;
+  ASSERT_EQ(hi_mpi_dvpp_malloc(0, &output, info.img_buf_size), HI_SUCCESS);
+  hi_vdec_pic_info out;
+  memset(&out, 0, sizeof out);
+  out.width = info.width;
+  out.height = info.height;
+  out.width_stride = info.width_stride;
+  out.height_stride = info.height_stride;
+  out.pixel_format = HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420;
+  out.vir_addr = reinterpret_cast<hi_u64>(output);
+  out.buffer_size = info.img_buf_size;
+
+  EXPECT_EQ(hi_mpi_vdec_send_stream(1, &stream, &out, -1),
+            static_cast<hi_s32>(HI_ERR_VDEC_NOT_PERM))
+      << "not receiving yet";
+  ASSERT_EQ(hi_mpi_vdec_start_recv_stream(1), HI_SUCCESS);
+  ASSERT_EQ(hi_mpi_vdec_send_stream(1, &stream, &out, -1), HI_SUCCESS);
+  hi_video_frame_info frame;
+  hi_vdec_supplement_info supplement;
+  hi_vdec_stream echoed;
+  ASSERT_EQ(hi_mpi_vdec_get_frame(1, &frame, &supplement, &echoed, -1),
+            HI_SUCCESS);
+  EXPECT_EQ(frame.v_frame.width, 100u);
+  EXPECT_EQ(frame.v_frame.virt_addr[0], output);
+  EXPECT_EQ(echoed.addr, stream.addr);
+  EXPECT_EQ(hi_mpi_vdec_release_frame(1, &frame), HI_SUCCESS);
+  EXPECT_EQ(hi_mpi_vdec_get_frame(1, &frame, &supplement, &echoed, 0),
+            static_cast<hi_s32>(HI_ERR_VDEC_BUF_EMPTY));
+  EXPECT_EQ(hi_mpi_vdec_destroy_chn(1),
+            static_cast<hi_s32>(HI_ERR_VDEC_NOT_PERM))
+      << "still receiving";
+  EXPECT_EQ(hi_mpi_vdec_stop_recv_stream(1), HI_SUCCESS);
+  EXPECT_EQ(hi_mpi_vdec_destroy_chn(1), HI_SUCCESS);
+  hi_mpi_dvpp_free(input);
+  hi_mpi_dvpp_free(output);
+  EXPECT_EQ(hi_mpi_sys_exit(), HI_SUCCESS);
+}

@@ -1,4 +1,4 @@
-//===- acl_dvpp_mpi_api.cpp - hi_mpi: the media system and VPC ------------===//
+//===- acl_dvpp_mpi_api.cpp - hi_mpi: media system, VPC, VDEC ------------===//
 //
 // The hi_mpi calls the official VPC samples make: the media system
 // (hi_mpi_sys_init / exit, which the VPC calls want first), VPC channels
@@ -7,17 +7,25 @@
 // crop, resize, crop-resize and crop-resize-paste tasks on YUV420SP
 // pictures in DVPP memory, resampled nearest-neighbour as the acldvpp VPC
 // calls do. A task is done when its call returns; its id is what
-// hi_mpi_vpc_get_process_result waits for. The error codes are the VPC
-// module's (hi_dvpp_vpc.h). The rest of hi_mpi are stand-ins.
+// hi_mpi_vpc_get_process_result waits for. Decoder channels
+// (hi_mpi_vdec_*: H.264, H.265 and JPEG) likewise have their own memory;
+// a stream sent while the channel receives is "decoded" into its output
+// picture at once (a gradient of the picture's size) and queued as a frame
+// for hi_mpi_vdec_get_frame; hi_mpi_dvpp_get_image_info reads a JPEG's
+// header. The error codes are each module's (hi_dvpp_vpc.h, hi_dvpp_vdec.h).
+// The rest of hi_mpi are stand-ins.
 //
 //===----------------------------------------------------------------------===//
 #include "acl/dvpp/hi_dvpp.h"
 #include "dvpp_objects.h"
 #include "runtime.h"
 
+#include <cstring>
+#include <deque>
 #include <map>
 #include <mutex>
 #include <set>
+#include <vector>
 
 using namespace mssim;
 
@@ -25,12 +33,23 @@ namespace {
 
 /// The hi_mpi state of the process: the media system, the VPC channels
 /// (id: their device memory) and the tasks done on each.
+/// A decoder channel: its memory, whether it receives, and the frames
+/// decoded and not yet got (hi_mpi_vdec_get_frame).
+struct DecoderChannel {
+  void *memory = nullptr;
+  hi_payload_type type = HI_PT_H264;
+  bool receiving = false;
+  std::deque<std::pair<hi_video_frame_info, hi_vdec_stream>> decoded;
+  hi_u32 received = 0;
+};
+
 struct MediaSystem {
   std::mutex Mutex;
   int Initialized = 0; // hi_mpi_sys_init calls not yet exited
   std::map<hi_vpc_chn, void *> Channels;
   std::map<hi_vpc_chn, std::set<hi_u32>> Done;
   hi_u32 NextTask = 1;
+  std::map<hi_vdec_chn, DecoderChannel> Decoders;
 };
 
 MediaSystem &media() {
@@ -127,6 +146,17 @@ hi_s32 task(hi_vpc_chn chn, const void *regions, hi_u32 count, hi_u32 *task_id,
     if (hi_s32 status = region(i))
       return status;
   return finish(chn, task_id);
+}
+
+/// `run(channel)` on a live decoder channel, under the lock.
+template <typename Run> hi_s32 onDecoder(hi_vdec_chn chn, Run run) {
+  MediaSystem &m = media();
+  std::lock_guard<std::mutex> lock(m.Mutex);
+  auto channel = m.Decoders.find(chn);
+  if (channel == m.Decoders.end())
+    return err(chn < 0 || chn >= VDEC_MAX_CHN_NUM ? HI_ERR_VDEC_INVALID_CHN_ID
+                                                  : HI_ERR_VDEC_UNEXIST);
+  return run(channel->second);
 }
 
 } // namespace
@@ -284,6 +314,212 @@ hi_mpi_vpc_get_process_result(hi_vpc_chn chn, hi_u32 task_id,
   if (done == m.Done.end() || !done->second.erase(task_id))
     return err(HI_ERR_VPC_ILLEGAL_PARAM);
   return HI_SUCCESS;
+}
+
+__attribute__((visibility("default"))) hi_s32
+hi_mpi_dvpp_get_image_info(hi_payload_type img_type,
+                           const hi_vdec_stream *stream,
+                           hi_img_info *img_info) {
+  if (!stream || !img_info || !stream->addr)
+    return err(HI_ERR_VDEC_NULL_PTR);
+  if (img_type != HI_PT_JPEG)
+    return err(HI_ERR_VDEC_NOT_SUPPORT);
+  std::vector<uint8_t> bytes;
+  uint32_t width = 0, height = 0;
+  int32_t components = 0;
+  acldvppJpegFormat subsampling = ACL_JPEG_CSS_UNKNOWN;
+  const uint8_t *data = stream->addr;
+  if (inDeviceMemory(stream->addr)) { // read as the hardware would
+    if (!readDevice(stream->addr, stream->len, &bytes))
+      return err(HI_ERR_VDEC_BAD_ADDR);
+    data = bytes.data();
+  }
+  if (!jpegFrame(data, stream->len, &width, &height, &components, &subsampling))
+    return err(HI_ERR_VDEC_ILLEGAL_PARAM);
+  memset(img_info, 0, sizeof *img_info);
+  img_info->width = width;
+  img_info->height = height;
+  img_info->width_stride = alignUp(width, 64);
+  img_info->height_stride = alignUp(height, 16);
+  img_info->img_buf_size =
+      img_info->width_stride * img_info->height_stride * 3 / 2;
+  switch (subsampling) {
+  case ACL_JPEG_CSS_444:
+    img_info->pixel_format = HI_JPEG_RAW_FORMAT_YUV444;
+    break;
+  case ACL_JPEG_CSS_422:
+    img_info->pixel_format = HI_JPEG_RAW_FORMAT_YUV422;
+    break;
+  case ACL_JPEG_CSS_440:
+    img_info->pixel_format = HI_JPEG_RAW_FORMAT_YUV440;
+    break;
+  case ACL_JPEG_CSS_GRAY:
+    img_info->pixel_format = HI_JPEG_RAW_FORMAT_YUV400;
+    break;
+  case ACL_JPEG_CSS_411:
+    img_info->pixel_format = HI_JPEG_RAW_FORMAT_YUV411;
+    break;
+  default:
+    img_info->pixel_format = HI_JPEG_RAW_FORMAT_YUV420;
+  }
+  return HI_SUCCESS;
+}
+
+__attribute__((visibility("default"))) hi_s32
+hi_mpi_vdec_create_chn(hi_vdec_chn chn, const hi_vdec_chn_attr *attr) {
+  if (chn < 0 || chn >= VDEC_MAX_CHN_NUM)
+    return err(HI_ERR_VDEC_INVALID_CHN_ID);
+  if (!attr)
+    return err(HI_ERR_VDEC_NULL_PTR);
+  if (attr->type != HI_PT_H264 && attr->type != HI_PT_H265 &&
+      attr->type != HI_PT_JPEG)
+    return err(HI_ERR_VDEC_NOT_SUPPORT);
+  MediaSystem &m = media();
+  std::lock_guard<std::mutex> lock(m.Mutex);
+  if (!m.Initialized)
+    return err(HI_ERR_VDEC_SYS_NOT_READY);
+  if (m.Decoders.count(chn))
+    return err(HI_ERR_VDEC_EXIST);
+  void *memory = nullptr;
+  if (allocateOnDevice("hi_mpi_vdec_create_chn", &memory, kDvppChannelBytes,
+                       kDvppChannelBytes, MEM_DVPP, DVPP_MODULE_ID))
+    return err(HI_ERR_VDEC_NO_MEM);
+  DecoderChannel &channel = m.Decoders[chn];
+  channel.memory = memory;
+  channel.type = attr->type;
+  return HI_SUCCESS;
+}
+
+__attribute__((visibility("default"))) hi_s32
+hi_mpi_vdec_destroy_chn(hi_vdec_chn chn) {
+  MediaSystem &m = media();
+  std::lock_guard<std::mutex> lock(m.Mutex);
+  auto channel = m.Decoders.find(chn);
+  if (channel == m.Decoders.end())
+    return err(chn < 0 || chn >= VDEC_MAX_CHN_NUM ? HI_ERR_VDEC_INVALID_CHN_ID
+                                                  : HI_ERR_VDEC_UNEXIST);
+  if (channel->second.receiving)
+    return err(HI_ERR_VDEC_NOT_PERM); // stop receiving first
+  halMemFree(channel->second.memory);
+  m.Decoders.erase(channel);
+  return HI_SUCCESS;
+}
+
+__attribute__((visibility("default"))) hi_s32
+hi_mpi_vdec_start_recv_stream(hi_vdec_chn chn) {
+  return onDecoder(chn, [](DecoderChannel &channel) {
+    channel.receiving = true;
+    return HI_SUCCESS;
+  });
+}
+
+__attribute__((visibility("default"))) hi_s32
+hi_mpi_vdec_stop_recv_stream(hi_vdec_chn chn) {
+  return onDecoder(chn, [](DecoderChannel &channel) {
+    channel.receiving = false;
+    return HI_SUCCESS;
+  });
+}
+
+__attribute__((visibility("default"))) hi_s32
+hi_mpi_vdec_query_status(hi_vdec_chn chn, hi_vdec_chn_status *status) {
+  if (!status)
+    return err(HI_ERR_VDEC_NULL_PTR);
+  return onDecoder(chn, [&](DecoderChannel &channel) {
+    memset(status, 0, sizeof *status);
+    status->type = channel.type;
+    status->is_started = channel.receiving ? HI_TRUE : HI_FALSE;
+    status->left_decoded_frames = static_cast<hi_u32>(channel.decoded.size());
+    status->recv_stream_frames = channel.received;
+    status->dec_stream_frames = channel.received;
+    return HI_SUCCESS;
+  });
+}
+
+__attribute__((visibility("default"))) hi_s32
+hi_mpi_vdec_send_stream(hi_vdec_chn chn, const hi_vdec_stream *stream,
+                        hi_vdec_pic_info *vdec_pic_info, hi_s32 milli_sec) {
+  (void)milli_sec;
+  if (!stream)
+    return err(HI_ERR_VDEC_NULL_PTR);
+  // The end of the stream: nothing to decode.
+  if (stream->end_of_stream && stream->len == 0)
+    return onDecoder(chn, [](DecoderChannel &channel) {
+      return channel.receiving ? HI_SUCCESS : err(HI_ERR_VDEC_NOT_PERM);
+    });
+  if (!stream->addr || !inDeviceMemory(stream->addr) || stream->len == 0 ||
+      !vdec_pic_info)
+    return err(HI_ERR_VDEC_ILLEGAL_PARAM);
+  hi_vdec_pic_info out = *vdec_pic_info;
+  void *buffer = reinterpret_cast<void *>(out.vir_addr);
+  if (!inDeviceMemory(buffer) || out.width == 0 || out.height == 0 ||
+      out.width_stride < out.width || out.height_stride < out.height ||
+      uint64_t(out.width_stride) * out.height_stride * 3 / 2 >
+          out.buffer_size ||
+      (out.pixel_format != HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420 &&
+       out.pixel_format != HI_PIXEL_FORMAT_YVU_SEMIPLANAR_420))
+    return err(HI_ERR_VDEC_ILLEGAL_PARAM);
+  // Decode: a gradient of the output's size (the bits are not decoded).
+  std::vector<uint8_t> picture(
+      size_t(out.width_stride) * out.height_stride * 3 / 2, 0x80);
+  for (hi_u32 y = 0; y < out.height; ++y)
+    for (hi_u32 x = 0; x < out.width; ++x)
+      picture[size_t(y) * out.width_stride + x] =
+          static_cast<uint8_t>((x + y) * 255 / (out.width + out.height));
+  if (!writeDevice(buffer, picture))
+    return err(HI_ERR_VDEC_BAD_ADDR);
+  hi_video_frame_info frame;
+  memset(&frame, 0, sizeof frame);
+  frame.v_frame.width = out.width;
+  frame.v_frame.height = out.height;
+  frame.v_frame.field = HI_VIDEO_FIELD_FRAME;
+  frame.v_frame.pixel_format = out.pixel_format;
+  frame.v_frame.width_stride[0] = frame.v_frame.width_stride[1] =
+      out.width_stride;
+  frame.v_frame.height_stride[0] = frame.v_frame.height_stride[1] =
+      out.height_stride;
+  frame.v_frame.virt_addr[0] = buffer;
+  frame.v_frame.virt_addr[1] = static_cast<uint8_t *>(buffer) +
+                               size_t(out.width_stride) * out.height_stride;
+  frame.v_frame.pts = stream->pts;
+  frame.mod_id = HI_ID_VDEC;
+  hi_vdec_stream echo = *stream;
+  return onDecoder(chn, [&](DecoderChannel &channel) {
+    if (!channel.receiving)
+      return err(HI_ERR_VDEC_NOT_PERM); // hi_mpi_vdec_start_recv_stream
+    ++channel.received;
+    channel.decoded.emplace_back(frame, echo);
+    return HI_SUCCESS;
+  });
+}
+
+__attribute__((visibility("default"))) hi_s32
+hi_mpi_vdec_get_frame(hi_vdec_chn chn, hi_video_frame_info *frame_info,
+                      hi_vdec_supplement_info *supplement,
+                      hi_vdec_stream *stream, hi_s32 milli_sec) {
+  (void)milli_sec; // a frame is decoded when its stream is sent
+  if (!frame_info || !stream)
+    return err(HI_ERR_VDEC_NULL_PTR);
+  return onDecoder(chn, [&](DecoderChannel &channel) {
+    if (channel.decoded.empty())
+      return err(HI_ERR_VDEC_BUF_EMPTY);
+    *frame_info = channel.decoded.front().first;
+    *stream = channel.decoded.front().second;
+    channel.decoded.pop_front();
+    if (supplement) {
+      memset(supplement, 0, sizeof *supplement);
+      supplement->type = channel.type;
+    }
+    return HI_SUCCESS;
+  });
+}
+
+__attribute__((visibility("default"))) hi_s32
+hi_mpi_vdec_release_frame(hi_vdec_chn chn,
+                          const hi_video_frame_info *frame_info) {
+  if (!frame_info)
+    return err(HI_ERR_VDEC_NULL_PTR);
+  return onDecoder(chn, [](DecoderChannel &) { return HI_SUCCESS; });
 }
 
 } // extern "C"
