@@ -59,6 +59,16 @@ MediaSystem &media() {
 
 constexpr hi_s32 err(hi_u32 code) { return static_cast<hi_s32>(code); }
 
+/// A channel's own DVPP memory on the current device; null if there is none
+/// to have.
+void *channelMemory(const char *api) {
+  void *memory = nullptr;
+  return allocateOnDevice(api, &memory, kDvppChannelBytes, kDvppChannelBytes,
+                          MEM_DVPP, DVPP_MODULE_ID)
+             ? nullptr
+             : memory;
+}
+
 bool isMpiYuv420sp(hi_pixel_format format) {
   return format == HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420 ||
          format == HI_PIXEL_FORMAT_YVU_SEMIPLANAR_420;
@@ -204,9 +214,8 @@ hi_mpi_vpc_create_chn(hi_vpc_chn chn, const hi_vpc_chn_attr *attr) {
     return err(HI_ERR_VPC_SYS_NOT_READY);
   if (m.Channels.count(chn))
     return err(HI_ERR_VPC_EXIST);
-  void *memory = nullptr;
-  if (allocateOnDevice("hi_mpi_vpc_create_chn", &memory, kDvppChannelBytes,
-                       kDvppChannelBytes, MEM_DVPP, DVPP_MODULE_ID))
+  void *memory = channelMemory("hi_mpi_vpc_create_chn");
+  if (!memory)
     return err(HI_ERR_VPC_NO_MEM);
   m.Channels[chn] = memory;
   return HI_SUCCESS;
@@ -380,9 +389,8 @@ hi_mpi_vdec_create_chn(hi_vdec_chn chn, const hi_vdec_chn_attr *attr) {
     return err(HI_ERR_VDEC_SYS_NOT_READY);
   if (m.Decoders.count(chn))
     return err(HI_ERR_VDEC_EXIST);
-  void *memory = nullptr;
-  if (allocateOnDevice("hi_mpi_vdec_create_chn", &memory, kDvppChannelBytes,
-                       kDvppChannelBytes, MEM_DVPP, DVPP_MODULE_ID))
+  void *memory = channelMemory("hi_mpi_vdec_create_chn");
+  if (!memory)
     return err(HI_ERR_VDEC_NO_MEM);
   DecoderChannel &channel = m.Decoders[chn];
   channel.memory = memory;
