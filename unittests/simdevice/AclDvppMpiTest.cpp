@@ -1,6 +1,7 @@
 //===- AclDvppMpiTest.cpp - hi_mpi: the media system and VPC --------------===//
 #include "AclTestSupport.h"
 #include "acl/dvpp/hi_dvpp.h"
+#include "acl/ops/acl_dvpp.h"
 
 #include <gtest/gtest.h>
 
@@ -165,5 +166,88 @@ TEST_F(AclDvppMpi, JpegDecodingThroughAVdecChannel) {
   EXPECT_EQ(hi_mpi_vdec_destroy_chn(1), HI_SUCCESS);
   hi_mpi_dvpp_free(input);
   hi_mpi_dvpp_free(output);
+  EXPECT_EQ(hi_mpi_sys_exit(), HI_SUCCESS);
+}
+
+TEST_F(AclDvppMpi, PngDecodingAndJpegEncoding) {
+  ASSERT_EQ(hi_mpi_sys_init(), HI_SUCCESS);
+  size_t before = deviceBytesInUse();
+  // PNG: the signature and an IHDR of 40 x 20, RGB, 8 bits.
+  hi_u8 png[64] = {0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A, 0,
+                   0,    0,   13,  'I', 'H',  'D',  'R',  0,    0,
+                   0,    40,  0,   0,   0,    20,   8,    2};
+  hi_pngd_chn_attr pngAttr;
+  memset(&pngAttr, 0, sizeof pngAttr);
+  ASSERT_EQ(hi_mpi_pngd_create_chn(2, &pngAttr), HI_SUCCESS);
+  hi_img_stream stream;
+  memset(&stream, 0, sizeof stream);
+  stream.type = HI_PT_PNG;
+  stream.addr = png;
+  stream.len = sizeof png;
+  hi_img_info info;
+  ASSERT_EQ(hi_mpi_png_get_image_info(&stream, &info), HI_SUCCESS);
+  EXPECT_EQ(info.width, 40u);
+  EXPECT_EQ(info.png_pixel_format, HI_PNG_COLOR_FORMAT_RGB);
+  hi_pic_info out;
+  memset(&out, 0, sizeof out);
+  ASSERT_EQ(hi_mpi_dvpp_malloc(0, &out.picture_address, info.img_buf_size),
+            HI_SUCCESS);
+  out.picture_buffer_size = info.img_buf_size;
+  out.picture_format = HI_PIXEL_FORMAT_RGB_888;
+  ASSERT_EQ(hi_mpi_pngd_send_stream(2, &stream, &out, -1), HI_SUCCESS);
+  hi_pic_info decoded;
+  ASSERT_EQ(hi_mpi_pngd_get_image_data(2, &decoded, &stream, -1), HI_SUCCESS);
+  EXPECT_EQ(decoded.picture_width, 40u);
+  EXPECT_EQ(hi_mpi_pngd_get_image_data(2, &decoded, &stream, 0),
+            static_cast<hi_s32>(HI_ERR_PNGD_BUF_EMPTY));
+  EXPECT_EQ(hi_mpi_pngd_destroy_chn(2), HI_SUCCESS);
+  hi_mpi_dvpp_free(out.picture_address);
+
+  // JPEG encoding of a 64 x 64 frame through a VENC channel.
+  hi_venc_chn_attr attr;
+  memset(&attr, 0, sizeof attr);
+  attr.venc_attr.type = HI_PT_JPEG;
+  attr.venc_attr.max_pic_width = attr.venc_attr.pic_width = 64;
+  attr.venc_attr.max_pic_height = attr.venc_attr.pic_height = 64;
+  ASSERT_EQ(hi_mpi_venc_create_chn(4, &attr), HI_SUCCESS);
+  EXPECT_GT(deviceBytesInUse(), before) << "the channel and its stream buffer";
+  hi_video_frame_info frame;
+  memset(&frame, 0, sizeof frame);
+  frame.v_frame.width = frame.v_frame.height = 64;
+  frame.v_frame.pixel_format = HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420;
+  ASSERT_EQ(hi_mpi_dvpp_malloc(0, &frame.v_frame.virt_addr[0], 64 * 96),
+            HI_SUCCESS);
+  EXPECT_EQ(hi_mpi_venc_send_frame(4, &frame, -1),
+            static_cast<hi_s32>(HI_ERR_VENC_NOT_PERM))
+      << "not started";
+  hi_venc_start_param start = {-1};
+  ASSERT_EQ(hi_mpi_venc_start_chn(4, &start), HI_SUCCESS);
+  ASSERT_EQ(hi_mpi_venc_send_frame(4, &frame, -1), HI_SUCCESS);
+  hi_venc_chn_status status;
+  ASSERT_EQ(hi_mpi_venc_query_status(4, &status), HI_SUCCESS);
+  EXPECT_EQ(status.cur_packs, 1u);
+  hi_venc_pack pack;
+  hi_venc_stream encoded;
+  memset(&encoded, 0, sizeof encoded);
+  encoded.pack = &pack;
+  encoded.pack_cnt = status.cur_packs;
+  ASSERT_EQ(hi_mpi_venc_get_stream(4, &encoded, -1), HI_SUCCESS);
+  std::vector<hi_u8> bytes(pack.len);
+  aclrtMemcpy(bytes.data(), pack.len, pack.addr, pack.len,
+              ACL_MEMCPY_DEVICE_TO_HOST);
+  hi_u32 width = 0, height = 0;
+  int32_t components = 0;
+  EXPECT_EQ(acldvppJpegGetImageInfo(bytes.data(), pack.len, &width, &height,
+                                    &components),
+            ACL_SUCCESS);
+  EXPECT_EQ(width, 64u);
+  EXPECT_EQ(hi_mpi_venc_release_stream(4, &encoded), HI_SUCCESS);
+  EXPECT_EQ(hi_mpi_venc_destroy_chn(4),
+            static_cast<hi_s32>(HI_ERR_VENC_NOT_PERM))
+      << "stop first";
+  EXPECT_EQ(hi_mpi_venc_stop_chn(4), HI_SUCCESS);
+  EXPECT_EQ(hi_mpi_venc_destroy_chn(4), HI_SUCCESS);
+  hi_mpi_dvpp_free(frame.v_frame.virt_addr[0]);
+  EXPECT_EQ(deviceBytesInUse(), before);
   EXPECT_EQ(hi_mpi_sys_exit(), HI_SUCCESS);
 }

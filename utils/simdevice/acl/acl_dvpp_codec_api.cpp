@@ -20,55 +20,7 @@
 
 using namespace mssim;
 
-namespace {
-
-// The encoder's and decoders' limits (pixels).
-constexpr uint32_t MinSide = 32;
-constexpr uint32_t MaxJpegSide = 8192;
-constexpr uint32_t MaxPngSide = 4096;
-constexpr uint64_t MaxPngOutput = 4096ull * 4096 * 4 * 2;
-
-bool isPacked422(acldvppPixelFormat format) {
-  return format == PIXEL_FORMAT_YUYV_PACKED_422 ||
-         format == PIXEL_FORMAT_UYVY_PACKED_422 ||
-         format == PIXEL_FORMAT_YVYU_PACKED_422 ||
-         format == PIXEL_FORMAT_VYUY_PACKED_422;
-}
-
-/// The bytes of a picture of `format` with these strides (widthStride in
-/// bytes for packed formats, as the real descriptions have it).
-uint64_t pictureBytes(acldvppPixelFormat format, uint32_t widthStride,
-                      uint32_t heightStride) {
-  uint64_t plane = uint64_t(widthStride) * heightStride;
-  return isPacked422(format) ? plane : plane * 3 / 2;
-}
-
-/// The checks acldvppJpegPredictEncSize and acldvppJpegEncodeAsync share.
-aclError checkEncoderInput(const char *api, const acldvppPicDesc *pic) {
-  if (!Runtime::instance().isLive(pic, HandleKind::PicDesc))
-    return fail(ACL_ERROR_INVALID_PARAM, api,
-                "the input picture description is unknown");
-  if (pic->width < MinSide || pic->width > MaxJpegSide ||
-      pic->height < MinSide || pic->height > MaxJpegSide)
-    return fail(ACL_ERROR_INVALID_PARAM, api,
-                "the picture must be 32 to 8192 pixels each way");
-  if (!isYuv420sp(pic->format) && !isPacked422(pic->format))
-    return fail(ACL_ERROR_FORMAT_NOT_MATCH, api,
-                "the encoder takes YUV420SP or packed YUV422, not format " +
-                    std::to_string(pic->format));
-  bool widthOk =
-      isPacked422(pic->format)
-          ? pic->widthStride == alignUp(pic->width * 2, 16)
-          : pic->widthStride >= pic->width && pic->widthStride % 16 == 0;
-  bool heightOk =
-      pic->heightStride == pic->height ||
-      (pic->heightStride > pic->height && pic->heightStride % 16 == 0);
-  if (!widthOk || !heightOk)
-    return fail(ACL_ERROR_INVALID_PARAM, api,
-                "the strides are not the encoder's (width stride aligned "
-                "to 16, height stride the height or aligned to 16)");
-  return ACL_SUCCESS;
-}
+namespace mssim {
 
 /// A baseline JPEG naming the picture's size: SOI, a frame header of three
 /// components subsampled 4:2:0, EOI.
@@ -124,6 +76,58 @@ aclError pngHeader(const char *api, const void *data, uint32_t size,
                 "PNG colour type " + std::to_string(png[25]) +
                     " is not decoded (only 0, 2, 4, 6)");
   }
+  return ACL_SUCCESS;
+}
+
+} // namespace mssim
+
+namespace {
+
+// The encoder's and decoders' limits (pixels).
+constexpr uint32_t MinSide = 32;
+constexpr uint32_t MaxJpegSide = 8192;
+constexpr uint32_t MaxPngSide = 4096;
+constexpr uint64_t MaxPngOutput = 4096ull * 4096 * 4 * 2;
+
+bool isPacked422(acldvppPixelFormat format) {
+  return format == PIXEL_FORMAT_YUYV_PACKED_422 ||
+         format == PIXEL_FORMAT_UYVY_PACKED_422 ||
+         format == PIXEL_FORMAT_YVYU_PACKED_422 ||
+         format == PIXEL_FORMAT_VYUY_PACKED_422;
+}
+
+/// The bytes of a picture of `format` with these strides (widthStride in
+/// bytes for packed formats, as the real descriptions have it).
+uint64_t pictureBytes(acldvppPixelFormat format, uint32_t widthStride,
+                      uint32_t heightStride) {
+  uint64_t plane = uint64_t(widthStride) * heightStride;
+  return isPacked422(format) ? plane : plane * 3 / 2;
+}
+
+/// The checks acldvppJpegPredictEncSize and acldvppJpegEncodeAsync share.
+aclError checkEncoderInput(const char *api, const acldvppPicDesc *pic) {
+  if (!Runtime::instance().isLive(pic, HandleKind::PicDesc))
+    return fail(ACL_ERROR_INVALID_PARAM, api,
+                "the input picture description is unknown");
+  if (pic->width < MinSide || pic->width > MaxJpegSide ||
+      pic->height < MinSide || pic->height > MaxJpegSide)
+    return fail(ACL_ERROR_INVALID_PARAM, api,
+                "the picture must be 32 to 8192 pixels each way");
+  if (!isYuv420sp(pic->format) && !isPacked422(pic->format))
+    return fail(ACL_ERROR_FORMAT_NOT_MATCH, api,
+                "the encoder takes YUV420SP or packed YUV422, not format " +
+                    std::to_string(pic->format));
+  bool widthOk =
+      isPacked422(pic->format)
+          ? pic->widthStride == alignUp(pic->width * 2, 16)
+          : pic->widthStride >= pic->width && pic->widthStride % 16 == 0;
+  bool heightOk =
+      pic->heightStride == pic->height ||
+      (pic->heightStride > pic->height && pic->heightStride % 16 == 0);
+  if (!widthOk || !heightOk)
+    return fail(ACL_ERROR_INVALID_PARAM, api,
+                "the strides are not the encoder's (width stride aligned "
+                "to 16, height stride the height or aligned to 16)");
   return ACL_SUCCESS;
 }
 

@@ -13,7 +13,11 @@
 // picture at once (a gradient of the picture's size) and queued as a frame
 // for hi_mpi_vdec_get_frame; hi_mpi_dvpp_get_image_info reads a JPEG's
 // header. The error codes are each module's (hi_dvpp_vpc.h, hi_dvpp_vdec.h).
-// The rest of hi_mpi are stand-ins.
+// The PNG decoder and the encoder work the same way: a stream or frame sent
+// is decoded or encoded at once and queued for hi_mpi_pngd_get_image_data
+// or hi_mpi_venc_get_stream (an encoder writes a JPEG header, or an access
+// unit of its own, into its stream buffer or the caller's). The rest of
+// hi_mpi are stand-ins.
 //
 //===----------------------------------------------------------------------===//
 #include "acl/dvpp/hi_dvpp.h"
@@ -43,6 +47,25 @@ struct DecoderChannel {
   hi_u32 received = 0;
 };
 
+/// A PNG decoder channel: its memory and the pictures decoded, not yet got.
+struct PngChannel {
+  void *memory = nullptr;
+  std::deque<std::pair<hi_pic_info, hi_img_stream>> decoded;
+};
+
+/// An encoder channel: its memory (and stream buffer), whether it
+/// receives, its attributes, and the streams encoded and not yet got.
+struct EncoderChannel {
+  void *memory = nullptr;
+  void *streamBuffer = nullptr;
+  hi_u32 streamBufferSize = 0;
+  hi_u32 streamOffset = 0; // where the next stream goes in the buffer
+  bool receiving = false;
+  hi_venc_chn_attr attr;
+  hi_u32 sequence = 0;
+  std::deque<hi_venc_pack> encoded;
+};
+
 struct MediaSystem {
   std::mutex Mutex;
   int Initialized = 0; // hi_mpi_sys_init calls not yet exited
@@ -50,6 +73,8 @@ struct MediaSystem {
   std::map<hi_vpc_chn, std::set<hi_u32>> Done;
   hi_u32 NextTask = 1;
   std::map<hi_vdec_chn, DecoderChannel> Decoders;
+  std::map<hi_pngd_chn, PngChannel> PngDecoders;
+  std::map<hi_venc_chn, EncoderChannel> Encoders;
 };
 
 MediaSystem &media() {
@@ -58,6 +83,10 @@ MediaSystem &media() {
 }
 
 constexpr hi_s32 err(hi_u32 code) { return static_cast<hi_s32>(code); }
+
+/// Encoder channel ids run from 0 to this, exclusive (the headers name no
+/// limit; the simulation takes VDEC_MAX_CHN_NUM's).
+constexpr int kEncoderChannels = VDEC_MAX_CHN_NUM;
 
 /// A channel's own DVPP memory on the current device; null if there is none
 /// to have.
@@ -167,6 +196,99 @@ template <typename Run> hi_s32 onDecoder(hi_vdec_chn chn, Run run) {
     return err(chn < 0 || chn >= VDEC_MAX_CHN_NUM ? HI_ERR_VDEC_INVALID_CHN_ID
                                                   : HI_ERR_VDEC_UNEXIST);
   return run(channel->second);
+}
+
+/// `run(channel)` on a live channel of `channels`, under the lock; else the
+/// module's invalid-id or unknown-channel error.
+template <typename Channels, typename Run>
+hi_s32 onChannel(Channels MediaSystem::*channels, int chn, int limit,
+                 hi_u32 invalidId, hi_u32 unknown, Run run) {
+  MediaSystem &m = media();
+  std::lock_guard<std::mutex> lock(m.Mutex);
+  auto channel = (m.*channels).find(chn);
+  if (channel == (m.*channels).end())
+    return err(chn < 0 || chn >= limit ? invalidId : unknown);
+  return run(channel->second);
+}
+
+/// The simulated PNG decoder's output layout: RGB888 rows of the width
+/// times 3 aligned to 128 bytes, the height aligned to 16.
+void pngLayout(hi_u32 width, hi_u32 height, hi_u32 *widthStride,
+               hi_u32 *heightStride) {
+  *widthStride = alignUp(width * 3, 128);
+  *heightStride = alignUp(height, 16);
+}
+
+/// Bytes of `stream` (in device or host memory) as the hardware reads them.
+bool streamBytes(const hi_u8 *addr, hi_u32 len, std::vector<uint8_t> *out) {
+  if (inDeviceMemory(addr))
+    return readDevice(addr, len, out);
+  out->assign(addr, addr + len);
+  return true;
+}
+
+/// `run(channel)` on a live encoder channel.
+template <typename Run> hi_s32 onEncoder(hi_venc_chn chn, Run run) {
+  return onChannel(&MediaSystem::Encoders, chn, kEncoderChannels,
+                   HI_ERR_VENC_INVALID_CHN_ID, HI_ERR_VENC_UNEXIST, run);
+}
+
+/// Encodes `frame` into `out` (at most `capacity` bytes) and queues its
+/// stream packet; HI_SUCCESS or the error.
+hi_s32 encodeFrame(hi_venc_chn chn, const hi_video_frame_info *frame,
+                   hi_u8 *out, hi_u32 capacity) {
+  if (!frame)
+    return err(HI_ERR_VENC_NULL_PTR);
+  const hi_video_frame &picture = frame->v_frame;
+  if (!inDeviceMemory(picture.virt_addr[0]))
+    return err(HI_ERR_VENC_ILLEGAL_PARAM);
+  return onEncoder(chn, [&](EncoderChannel &channel) {
+    const hi_venc_attr &venc = channel.attr.venc_attr;
+    if (!channel.receiving)
+      return err(HI_ERR_VENC_NOT_PERM); // hi_mpi_venc_start_chn
+    if (picture.width != venc.pic_width || picture.height != venc.pic_height)
+      return err(HI_ERR_VENC_ILLEGAL_PARAM);
+    std::vector<uint8_t> bytes;
+    bool jpeg = venc.type == HI_PT_JPEG || venc.type == HI_PT_MJPEG;
+    if (jpeg) {
+      bytes = jpegHeader(picture.width, picture.height);
+    } else { // an access unit of the simulation's own
+      bool key = channel.sequence == 0;
+      bytes = {0, 0, 0, 1, static_cast<uint8_t>(key ? 0x65 : 0x41)};
+      for (int shift = 24; shift >= 0; shift -= 8)
+        bytes.push_back(static_cast<uint8_t>(channel.sequence >> shift));
+    }
+    if (!out) { // the channel's own stream buffer, used as a ring
+      if (channel.streamOffset + bytes.size() > channel.streamBufferSize)
+        channel.streamOffset = 0;
+      out = static_cast<hi_u8 *>(channel.streamBuffer) + channel.streamOffset;
+      capacity = channel.streamBufferSize - channel.streamOffset;
+      channel.streamOffset += static_cast<hi_u32>(bytes.size());
+    }
+    if (bytes.size() > capacity)
+      return err(HI_ERR_VENC_BUF_FULL);
+    if (!writeDevice(out, bytes))
+      return err(HI_ERR_VENC_BAD_ADDR);
+    hi_venc_pack pack;
+    memset(&pack, 0, sizeof pack);
+    pack.addr = out;
+    pack.len = static_cast<hi_u32>(bytes.size());
+    pack.pts = picture.pts;
+    pack.is_frame_end = HI_TRUE;
+    if (jpeg)
+      pack.data_type.jpeg_type = HI_VENC_JPEG_PACK_PIC;
+    else if (venc.type == HI_PT_H264)
+      pack.data_type.h264_type = channel.sequence == 0
+                                     ? HI_VENC_H264_NALU_IDR_SLICE
+                                     : HI_VENC_H264_NALU_P_SLICE;
+    else
+      pack.data_type.h265_type = channel.sequence == 0
+                                     ? HI_VENC_H265_NALU_IDR_SLICE
+                                     : HI_VENC_H265_NALU_P_SLICE;
+    ++channel.sequence;
+    channel.encoded.push_back(pack);
+    return HI_SUCCESS;
+  });
 }
 
 } // namespace
@@ -528,6 +650,263 @@ hi_mpi_vdec_release_frame(hi_vdec_chn chn,
   if (!frame_info)
     return err(HI_ERR_VDEC_NULL_PTR);
   return onDecoder(chn, [](DecoderChannel &) { return HI_SUCCESS; });
+}
+
+__attribute__((visibility("default"))) hi_s32
+hi_mpi_png_get_image_info(const hi_img_stream *png_stream,
+                          hi_img_info *img_info) {
+  if (!png_stream || !png_stream->addr || !img_info)
+    return err(HI_ERR_PNGD_NULL_PTR);
+  std::vector<uint8_t> bytes;
+  uint32_t width = 0, height = 0, bitDepth = 0;
+  int32_t components = 0;
+  if (!streamBytes(png_stream->addr, png_stream->len, &bytes))
+    return err(HI_ERR_PNGD_BAD_ADDR);
+  if (pngHeader("hi_mpi_png_get_image_info", bytes.data(),
+                static_cast<uint32_t>(bytes.size()), &width, &height,
+                &components, &bitDepth))
+    return err(HI_ERR_PNGD_ILLEGAL_PARAM);
+  memset(img_info, 0, sizeof *img_info);
+  img_info->width = width;
+  img_info->height = height;
+  pngLayout(width, height, &img_info->width_stride, &img_info->height_stride);
+  img_info->img_buf_size = img_info->width_stride * img_info->height_stride;
+  img_info->png_pixel_format =
+      static_cast<hi_png_color_format>(bytes.size() > 25 ? bytes[25] : 0);
+  return HI_SUCCESS;
+}
+
+__attribute__((visibility("default"))) hi_s32
+hi_mpi_pngd_create_chn(hi_pngd_chn chn, const hi_pngd_chn_attr *attr) {
+  if (chn < 0 || chn >= PNGD_MAX_CHN_NUM)
+    return err(HI_ERR_PNGD_INVALID_CHN_ID);
+  if (!attr)
+    return err(HI_ERR_PNGD_NULL_PTR);
+  MediaSystem &m = media();
+  std::lock_guard<std::mutex> lock(m.Mutex);
+  if (!m.Initialized)
+    return err(HI_ERR_PNGD_SYS_NOT_READY);
+  if (m.PngDecoders.count(chn))
+    return err(HI_ERR_PNGD_EXIST);
+  void *memory = channelMemory("hi_mpi_pngd_create_chn");
+  if (!memory)
+    return err(HI_ERR_PNGD_NO_MEM);
+  m.PngDecoders[chn].memory = memory;
+  return HI_SUCCESS;
+}
+
+__attribute__((visibility("default"))) hi_s32
+hi_mpi_pngd_destroy_chn(hi_pngd_chn chn) {
+  MediaSystem &m = media();
+  std::lock_guard<std::mutex> lock(m.Mutex);
+  auto channel = m.PngDecoders.find(chn);
+  if (channel == m.PngDecoders.end())
+    return err(chn < 0 || chn >= PNGD_MAX_CHN_NUM ? HI_ERR_PNGD_INVALID_CHN_ID
+                                                  : HI_ERR_PNGD_UNEXIST);
+  halMemFree(channel->second.memory);
+  m.PngDecoders.erase(channel);
+  return HI_SUCCESS;
+}
+
+__attribute__((visibility("default"))) hi_s32
+hi_mpi_pngd_send_stream(hi_pngd_chn chn, const hi_img_stream *stream,
+                        hi_pic_info *png_pic_info, hi_s32 milli_sec) {
+  (void)milli_sec;
+  if (!stream || !png_pic_info)
+    return err(HI_ERR_PNGD_NULL_PTR);
+  hi_img_info info;
+  if (stream->type != HI_PT_PNG ||
+      hi_mpi_png_get_image_info(stream, &info) != HI_SUCCESS)
+    return err(HI_ERR_PNGD_ILLEGAL_PARAM);
+  hi_pic_info out = *png_pic_info;
+  if (!inDeviceMemory(out.picture_address) ||
+      (out.picture_format != HI_PIXEL_FORMAT_RGB_888 &&
+       out.picture_format != HI_PIXEL_FORMAT_UNKNOWN) ||
+      out.picture_buffer_size < info.img_buf_size)
+    return err(HI_ERR_PNGD_ILLEGAL_PARAM);
+  // Decode: an RGB888 gradient of the picture's size.
+  std::vector<uint8_t> picture(info.img_buf_size, 0);
+  for (hi_u32 y = 0; y < info.height; ++y)
+    for (hi_u32 x = 0; x < info.width; ++x)
+      for (hi_u32 c = 0; c < 3; ++c)
+        picture[size_t(y) * info.width_stride + x * 3 + c] =
+            static_cast<uint8_t>((x * (c + 1) + y) * 255 /
+                                 (info.width + info.height));
+  if (!writeDevice(out.picture_address, picture))
+    return err(HI_ERR_PNGD_BAD_ADDR);
+  out.picture_width = info.width;
+  out.picture_height = info.height;
+  out.picture_width_stride = info.width_stride;
+  out.picture_height_stride = info.height_stride;
+  out.picture_format = HI_PIXEL_FORMAT_RGB_888;
+  hi_img_stream echo = *stream;
+  return onChannel(&MediaSystem::PngDecoders, chn, PNGD_MAX_CHN_NUM,
+                   HI_ERR_PNGD_INVALID_CHN_ID, HI_ERR_PNGD_UNEXIST,
+                   [&](PngChannel &channel) {
+                     channel.decoded.emplace_back(out, echo);
+                     return HI_SUCCESS;
+                   });
+}
+
+__attribute__((visibility("default"))) hi_s32
+hi_mpi_pngd_get_image_data(hi_pngd_chn chn, hi_pic_info *png_pic_info,
+                           hi_img_stream *stream, hi_s32 milli_sec) {
+  (void)milli_sec; // a picture is decoded when its stream is sent
+  if (!png_pic_info || !stream)
+    return err(HI_ERR_PNGD_NULL_PTR);
+  return onChannel(&MediaSystem::PngDecoders, chn, PNGD_MAX_CHN_NUM,
+                   HI_ERR_PNGD_INVALID_CHN_ID, HI_ERR_PNGD_UNEXIST,
+                   [&](PngChannel &channel) {
+                     if (channel.decoded.empty())
+                       return err(HI_ERR_PNGD_BUF_EMPTY);
+                     *png_pic_info = channel.decoded.front().first;
+                     *stream = channel.decoded.front().second;
+                     channel.decoded.pop_front();
+                     return HI_SUCCESS;
+                   });
+}
+
+__attribute__((visibility("default"))) hi_s32
+hi_mpi_venc_create_chn(hi_venc_chn chn, const hi_venc_chn_attr *attr) {
+  if (chn < 0 || chn >= kEncoderChannels)
+    return err(HI_ERR_VENC_INVALID_CHN_ID);
+  if (!attr)
+    return err(HI_ERR_VENC_NULL_PTR);
+  const hi_venc_attr &venc = attr->venc_attr;
+  if ((venc.type != HI_PT_H264 && venc.type != HI_PT_H265 &&
+       venc.type != HI_PT_JPEG && venc.type != HI_PT_MJPEG) ||
+      venc.pic_width == 0 || venc.pic_height == 0 ||
+      venc.pic_width > venc.max_pic_width ||
+      venc.pic_height > venc.max_pic_height)
+    return err(HI_ERR_VENC_ILLEGAL_PARAM);
+  MediaSystem &m = media();
+  std::lock_guard<std::mutex> lock(m.Mutex);
+  if (!m.Initialized)
+    return err(HI_ERR_VENC_SYS_NOT_READY);
+  if (m.Encoders.count(chn))
+    return err(HI_ERR_VENC_EXIST);
+  hi_u32 bufferSize = venc.buf_size ? venc.buf_size : 2u << 20;
+  void *memory = channelMemory("hi_mpi_venc_create_chn");
+  void *buffer = nullptr;
+  if (!memory || allocateOnDevice("hi_mpi_venc_create_chn", &buffer, bufferSize,
+                                  bufferSize, MEM_DVPP, DVPP_MODULE_ID)) {
+    if (memory)
+      halMemFree(memory);
+    return err(HI_ERR_VENC_NO_MEM);
+  }
+  EncoderChannel &channel = m.Encoders[chn];
+  channel.memory = memory;
+  channel.streamBuffer = buffer;
+  channel.streamBufferSize = bufferSize;
+  channel.attr = *attr;
+  return HI_SUCCESS;
+}
+
+__attribute__((visibility("default"))) hi_s32
+hi_mpi_venc_destroy_chn(hi_venc_chn chn) {
+  MediaSystem &m = media();
+  std::lock_guard<std::mutex> lock(m.Mutex);
+  auto channel = m.Encoders.find(chn);
+  if (channel == m.Encoders.end())
+    return err(chn < 0 || chn >= kEncoderChannels ? HI_ERR_VENC_INVALID_CHN_ID
+                                                  : HI_ERR_VENC_UNEXIST);
+  if (channel->second.receiving)
+    return err(HI_ERR_VENC_NOT_PERM); // hi_mpi_venc_stop_chn first
+  halMemFree(channel->second.streamBuffer);
+  halMemFree(channel->second.memory);
+  m.Encoders.erase(channel);
+  return HI_SUCCESS;
+}
+
+__attribute__((visibility("default"))) hi_s32
+hi_mpi_venc_start_chn(hi_venc_chn chn, const hi_venc_start_param *recv_param) {
+  if (!recv_param)
+    return err(HI_ERR_VENC_NULL_PTR);
+  return onEncoder(chn, [](EncoderChannel &channel) {
+    channel.receiving = true;
+    return HI_SUCCESS;
+  });
+}
+
+__attribute__((visibility("default"))) hi_s32
+hi_mpi_venc_stop_chn(hi_venc_chn chn) {
+  return onEncoder(chn, [](EncoderChannel &channel) {
+    channel.receiving = false;
+    return HI_SUCCESS;
+  });
+}
+
+__attribute__((visibility("default"))) hi_s32
+hi_mpi_venc_query_status(hi_venc_chn chn, hi_venc_chn_status *status) {
+  if (!status)
+    return err(HI_ERR_VENC_NULL_PTR);
+  return onEncoder(chn, [&](EncoderChannel &channel) {
+    memset(status, 0, sizeof *status);
+    status->left_stream_frames = static_cast<hi_u32>(channel.encoded.size());
+    status->cur_packs = channel.encoded.empty() ? 0 : 1;
+    return HI_SUCCESS;
+  });
+}
+
+__attribute__((visibility("default"))) hi_s32
+hi_mpi_venc_send_frame(hi_venc_chn chn, const hi_video_frame_info *frame,
+                       hi_s32 milli_sec) {
+  (void)milli_sec;
+  return encodeFrame(chn, frame, nullptr, 0);
+}
+
+__attribute__((visibility("default"))) hi_s32
+hi_mpi_venc_send_jpege_frame(hi_venc_chn chn, const hi_video_frame_info *frame,
+                             const hi_img_stream *jpege_stream,
+                             hi_s32 milli_sec) {
+  (void)milli_sec;
+  if (!jpege_stream || !jpege_stream->addr)
+    return err(HI_ERR_VENC_NULL_PTR);
+  if (!inDeviceMemory(jpege_stream->addr))
+    return err(HI_ERR_VENC_ILLEGAL_PARAM);
+  return encodeFrame(chn, frame, jpege_stream->addr, jpege_stream->len);
+}
+
+__attribute__((visibility("default"))) hi_s32
+hi_mpi_venc_get_jpege_predicted_size(const hi_video_frame_info *frame,
+                                     const hi_venc_jpeg_param *jpeg_param,
+                                     hi_u32 *size) {
+  if (!frame || !jpeg_param || !size)
+    return err(HI_ERR_VENC_NULL_PTR);
+  const hi_video_frame &picture = frame->v_frame;
+  if (picture.width == 0 || picture.height == 0)
+    return err(HI_ERR_VENC_ILLEGAL_PARAM);
+  // As acldvppJpegPredictEncSize: the picture, header and alignment, 2 MiB.
+  uint64_t bytes = uint64_t(alignUp(picture.width, 16)) *
+                       alignUp(picture.height, 2) * 3 / 2 +
+                   768;
+  constexpr uint64_t granule = 2u << 20;
+  *size = static_cast<hi_u32>((bytes + granule - 1) / granule * granule);
+  return HI_SUCCESS;
+}
+
+__attribute__((visibility("default"))) hi_s32
+hi_mpi_venc_get_stream(hi_venc_chn chn, hi_venc_stream *stream,
+                       hi_s32 milli_sec) {
+  (void)milli_sec; // a frame is encoded when it is sent
+  if (!stream || !stream->pack || stream->pack_cnt == 0)
+    return err(HI_ERR_VENC_NULL_PTR); // the caller provides the packs
+  return onEncoder(chn, [&](EncoderChannel &channel) {
+    if (channel.encoded.empty())
+      return err(HI_ERR_VENC_BUF_EMPTY);
+    stream->pack[0] = channel.encoded.front();
+    channel.encoded.pop_front();
+    stream->pack_cnt = 1;
+    stream->seq = channel.sequence;
+    return HI_SUCCESS;
+  });
+}
+
+__attribute__((visibility("default"))) hi_s32
+hi_mpi_venc_release_stream(hi_venc_chn chn, hi_venc_stream *stream) {
+  if (!stream)
+    return err(HI_ERR_VENC_NULL_PTR);
+  return onEncoder(chn, [](EncoderChannel &) { return HI_SUCCESS; });
 }
 
 } // extern "C"

@@ -150,6 +150,15 @@ bool inside(const PictureRegion &region, const acldvppPicDesc &pic);
 /// be read or written.
 bool resamplePicture(const acldvppPicDesc &in, const PictureRegion &from,
                      const acldvppPicDesc &out, const PictureRegion &to);
+/// A baseline JPEG naming the picture's size (SOI, a 4:2:0 frame header,
+/// EOI): what the encoders write.
+std::vector<uint8_t> jpegHeader(uint32_t width, uint32_t height);
+/// What a PNG's IHDR says; ACL_ERROR_INVALID_PARAM (recorded for `api`) if
+/// `data` is no PNG, ACL_ERROR_FORMAT_NOT_MATCH for a colour type the
+/// decoder lacks.
+aclError pngHeader(const char *api, const void *data, uint32_t size,
+                   uint32_t *width, uint32_t *height, int32_t *components,
+                   uint32_t *bitDepth);
 /// Copies `bytes` of device memory at `from` to *out (through the driver).
 bool readDevice(const void *from, size_t bytes, std::vector<uint8_t> *out);
 /// Copies `bytes` to device memory at `to` (through the driver).
