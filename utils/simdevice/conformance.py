@@ -1,16 +1,18 @@
 #!/usr/bin/env python3
 """Does a toolkit's ACL interface match a real one's, name for name?
 
-  conformance.py table INCLUDE_DIR > TABLE.tsv
+  conformance.py table [--dvpp] INCLUDE_DIR > TABLE.tsv
       Reads the ACL headers under INCLUDE_DIR (a real toolkit's include/
       folder: acl/acl.h, acl/acl_prof.h, acl/acl_op_compiler.h,
-      acl/ops/acl_cblas.h and what they include) with clang and writes what
-      they declare, one line each, tab-separated:
+      acl/ops/acl_cblas.h and what they include; with --dvpp also
+      acl/ops/acl_dvpp.h and acl/dvpp/hi_dvpp.h, ENABLE_DVPP_INTERFACE
+      defined) with clang and writes what they declare, one line each,
+      tab-separated:
         function    NAME  TYPE      (the function's type as the header spells it)
         enumerator  NAME  VALUE
         constant    NAME  VALUE     (a static const int, e.g. an ACL error code)
         macro       NAME  VALUE     (an object-like macro with an integer value)
-  conformance.py check INCLUDE_DIR TABLE.tsv
+  conformance.py check [--dvpp] INCLUDE_DIR TABLE.tsv
       Compiles, against the headers under INCLUDE_DIR (the simulated
       toolkit's), a C++ file asserting each line of TABLE: the function is
       declared with that type, the enumerator, constant or macro has that
@@ -30,11 +32,13 @@ import sys
 CLANG = os.environ.get("MSSIM_CLANG", "clang-19")
 HEADERS = ["acl/acl.h", "acl/acl_prof.h", "acl/acl_op_compiler.h",
            "acl/ops/acl_cblas.h"]
+DVPP_HEADERS = ["acl/ops/acl_dvpp.h", "acl/dvpp/hi_dvpp.h"]
 INTEGER = re.compile(r"^\(?-?(?:0[xX][0-9a-fA-F]+|\d+)[uUlL]*\)?$")
 
 
-def source():
-    return "".join('#include "%s"\n' % h for h in HEADERS)
+def source(headers):
+    return "#define ENABLE_DVPP_INTERFACE\n" + "".join(
+        '#include "%s"\n' % h for h in headers)
 
 
 def clang(include, arguments, stdin):
@@ -44,7 +48,11 @@ def clang(include, arguments, stdin):
 
 
 def integer_literal(node):
-    """The value of the first integer literal under `node`, signed."""
+    """The value clang evaluated for `node` (an enumerator's initialiser is
+    a ConstantExpr), else that of the first integer literal under it,
+    signed."""
+    if node.get("kind") == "ConstantExpr" and "value" in node:
+        return int(node["value"])
     if node.get("kind") == "IntegerLiteral":
         return int(node["value"])
     for child in node.get("inner", []):
@@ -56,10 +64,10 @@ def integer_literal(node):
     return None
 
 
-def table(include):
+def table(include, headers):
     include = os.path.realpath(include)
     result = clang(include, ["-fsyntax-only", "-Xclang", "-ast-dump=json"],
-                   source())
+                   source(headers))
     if result.returncode != 0:
         sys.stderr.write(result.stderr)
         return 1
@@ -91,12 +99,14 @@ def table(include):
         return file
 
     walk(json.loads(result.stdout), None)
-    builtin = set(clang(include, ["-E", "-dM"], "").stdout.splitlines())
-    for line in clang(include, ["-E", "-dM"], source()).stdout.splitlines():
+    builtin = set(clang(include, ["-E", "-dM"],
+                        "#define ENABLE_DVPP_INTERFACE\n").stdout.splitlines())
+    for line in clang(include, ["-E", "-dM"],
+                      source(headers)).stdout.splitlines():
         match = re.match(r"#define (\w+) (.+)$", line)
         if line in builtin or not match or not INTEGER.match(match.group(2)):
             continue
-        if match.group(1).startswith("INC_"):
+        if match.group(1).startswith("INC_") or match.group(1).endswith("_H_"):
             continue  # include guards
         entries[("macro", match.group(1))] = match.group(2)
     order = {"function": 0, "enumerator": 1, "constant": 2, "macro": 3}
@@ -132,10 +142,9 @@ def assertion(kind, name, value):
                     % (name, value, name)]
 
 
-def check(include, table_path):
+def check(include, table_path, headers):
     include = os.path.realpath(include)
-    lines = ["#define ENABLE_DVPP_INTERFACE", "#include <type_traits>"]
-    lines += ['#include "%s"' % h for h in HEADERS]
+    lines = source(headers).splitlines() + ["#include <type_traits>"]
     owner = {}
     entries = read_table(table_path)
     for entry in entries:
@@ -165,10 +174,15 @@ def check(include, table_path):
 
 
 def main():
-    if len(sys.argv) == 3 and sys.argv[1] == "table":
-        return table(sys.argv[2])
-    if len(sys.argv) == 4 and sys.argv[1] == "check":
-        return check(sys.argv[2], sys.argv[3])
+    arguments = sys.argv[1:]
+    headers = HEADERS
+    if len(arguments) > 1 and arguments[1] == "--dvpp":
+        headers = HEADERS + DVPP_HEADERS
+        del arguments[1]
+    if len(arguments) == 2 and arguments[0] == "table":
+        return table(arguments[1], headers)
+    if len(arguments) == 3 and arguments[0] == "check":
+        return check(arguments[1], arguments[2], headers)
     sys.stderr.write(__doc__)
     return 2
 
