@@ -14,6 +14,7 @@
 #include "monitor.h"
 #include "options.h"
 #include "snapshots.h"
+#include "suppressions.h"
 #include "text_file.h"
 #include "timeline.h"
 
@@ -383,6 +384,22 @@ void checkValue(const std::string &name, const std::string &option,
     badUsage(name + " needs a value: " + name + "=" + flag.value);
 }
 
+/// The suppression file at `path`, read now so that a bad line stops the
+/// launch before the application starts; its absolute path, which the
+/// application reads whatever its working directory.
+std::string checkedSuppressions(const std::string &path) {
+  msledger::Suppressions suppressions;
+  std::string error;
+  if (!suppressions.load(path, &error)) {
+    fprintf(stderr, "msledger: %s\n", error.c_str());
+    exit(2);
+  }
+  char *absolute = realpath(path.c_str(), nullptr);
+  std::string result = absolute ? absolute : path;
+  free(absolute);
+  return result;
+}
+
 /// One flag, "--name=value" or a bare boolean "--name", into `out`.
 void readFlag(const std::string &arg, LaunchOptions &out) {
   size_t equals = arg.find('=');
@@ -416,6 +433,8 @@ void readFlag(const std::string &arg, LaunchOptions &out) {
   checkValue(name, option, value, *flag);
   if (option == "log_path")
     out.logFile = value;
+  if (option == "suppressions")
+    value = checkedSuppressions(value);
   out.options.push_back(option + "=" + quoted(value));
 }
 

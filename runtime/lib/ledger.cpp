@@ -96,6 +96,14 @@ Ledger::Ledger() {
     Opts.parse(text, &problems);
   for (const std::string &problem : problems)
     fprintf(stderr, "msledger: MSLEDGER_OPTIONS: %s\n", problem.c_str());
+  std::string suppressionError;
+  if (!Opts.suppressions.empty() &&
+      !Suppressions_.load(Opts.suppressions, &suppressionError)) {
+    // As LeakSanitizer: a suppression file that cannot be read whole is
+    // fatal, never half applied.
+    fprintf(stderr, "msledger: %s\n", suppressionError.c_str());
+    _exit(1);
+  }
   Enabled[static_cast<int>(Level::Device)] = Opts.check_device_heap;
   Enabled[static_cast<int>(Level::Cann)] = Opts.check_cann_heap;
   Sites = static_cast<std::atomic<const msledger_site *> *>(
@@ -530,11 +538,18 @@ std::vector<ImplicitReleaseEvent> Ledger::implicitReleases(Level level) const {
 
 void Ledger::reportError(ErrorEvent error) {
   error.timeNs = nowNs();
-  Errors.fetch_add(1, std::memory_order_relaxed);
   {
     std::lock_guard<std::mutex> lock(ErrorMutex);
+    uint64_t bytes =
+        error.hasAcquired && familyOf(error.acquired.api).kind == Kind::Memory
+            ? error.acquired.size
+            : 0;
+    if (Suppressions_.suppress(SuppressionKind::Free, siteTable(), error.site,
+                               error.api, bytes))
+      return;
     ErrorLog.push_back(error);
   }
+  Errors.fetch_add(1, std::memory_order_relaxed);
   write(formatError(siteTable(), error, Enabled[0] && Enabled[1]));
 }
 
@@ -654,6 +669,8 @@ void Ledger::finish() {
                                  liveRecords(Level::Cann)};
   bool leaked = false;
   if (Opts.leak_check) {
+    for (std::vector<Record> &records : live)
+      Suppressions_.filterLeaks(siteTable(), records);
     LeakTotals totals;
     std::string out = leakReport(live, &totals);
     leaked = totals.allocations || totals.resources;
@@ -662,6 +679,10 @@ void Ledger::finish() {
     else if (Opts.log_level == "info")
       write("[msledger] pid " + std::to_string(getpid()) + ": no leaks\n");
   }
+  std::string suppressed =
+      Suppressions_.formatUsed() + Suppressions_.formatUnused();
+  if (!suppressed.empty())
+    write(suppressed);
   if (!Opts.json_path.empty()) {
     std::string path = expandPid(Opts.json_path, getpid());
     if (!replaceFile(path, formatJson(reportInput(), live, errors(), true),

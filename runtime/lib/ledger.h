@@ -12,7 +12,9 @@
 //     families share one namespace, so a release through the wrong memory
 //     family is seen) or by namespaced handle;
 //   * errors (illegal, double, mismatched release) are reported when they
-//     happen and kept for the final report;
+//     happen and kept for the final report, unless a free: suppression
+//     matches them (suppressions.h); leaks a leak: suppression matches are
+//     left out at exit, and neither counts for the exit status;
 //   * a memory block registered as a heap (msledger_heap_register: a pool's
 //     backing allocation, whose regions are tracked instead) is left out of
 //     the leak report while registered;
@@ -37,6 +39,7 @@
 #include "msledger/msledger.h"
 #include "options.h"
 #include "record_table.h"
+#include "suppressions.h"
 
 #include <atomic>
 #include <bitset>
@@ -218,6 +221,9 @@ private:
 
   mutable std::mutex ErrorMutex;
   std::vector<ErrorEvent> ErrorLog;
+  // The suppressions option's file: matched under ErrorMutex while the
+  // process runs (bad releases), at exit for leaks.
+  Suppressions Suppressions_;
   std::vector<ImplicitReleaseEvent> ImplicitLog[2]; // under ErrorMutex
   // The APIs that release something implicitly: one test per release.
   std::bitset<kMaxApi + 1> ImplicitReleasers;
