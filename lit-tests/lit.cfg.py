@@ -87,6 +87,18 @@ config.substitutions.append(("%tree_hash", "python3 " + os.path.join(lit_root, "
                                                                      "tree_hash.py")))
 config.substitutions.append(("%cann_project", os.path.join(lit_root, "integration", "Inputs",
                                                            "cann-project")))
+config.substitutions.append(("%rewritten_example", "bash {0} %t {1} {2} {3} {4}".format(
+    os.path.join(lit_root, "runtime", "Inputs", "rewritten-example.sh"),
+    os.path.join(config.msledger_src_root, "utils", "examples"), simcann,
+    os.path.join(config.msledger_bin_dir, "msrewrite"), config.cmake_command)))
+# Microsoft's SARIF validator, which utils/setup.sh installs under the
+# tools directory; every SARIF log a test writes goes through it.
+config.substitutions.append(("%sarif_validate", "bash " + os.path.join(
+    config.msledger_src_root, "utils", "sarif_validate.sh")))
+config.substitutions.append(("%sarif_summary", "python3 " + os.path.join(
+    lit_root, "runtime", "Inputs", "sarif_summary.py")))
+config.environment["MSLEDGER_TOOLS_DIR"] = os.environ.get("MSLEDGER_TOOLS_DIR") or os.path.join(
+    os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "msledger")
 config.substitutions.append(("%srcroot", config.msledger_src_root))
 config.substitutions.append(("%objroot", config.msledger_obj_root))
 

@@ -2,6 +2,7 @@
 #include "journal_report.h"
 
 #include "catalog_table.h"
+#include "sarif.h"
 
 namespace msledger {
 
@@ -127,7 +128,8 @@ std::string journalHeading(const JournalContents &contents,
 } // namespace
 
 bool journalReport(const JournalContents &contents, const std::string &path,
-                   std::string *report, bool *leaked, std::string *error) {
+                   const JournalReportRequest &request,
+                   JournalReportResult *result, std::string *error) {
   const JournalHeader &header = contents.header;
   if (header.apiCount != kApiCount ||
       header.catalogHash != journalCatalogHash()) {
@@ -159,15 +161,29 @@ bool journalReport(const JournalContents &contents, const std::string &path,
   what.noteImplicit = !implicitIsLeak;
   LeakTotals totals;
   JournalSites sites(contents);
+  bool anyLive = !byLevel[0].empty() || !byLevel[1].empty();
+  if (request.suppressions)
+    for (std::vector<Record> &records : byLevel)
+      request.suppressions->filterLeaks(sites.table(), records);
   std::string sections =
       formatLeakSections(sites.table(), what, byLevel, implicit, &totals);
-  *leaked = totals.allocations + totals.resources > 0;
+  result->leaked = totals.allocations + totals.resources > 0;
   std::string out = journalHeading(contents, path);
   if (!sections.empty())
     out += "\n" + sections;
-  if (byLevel[0].empty() && byLevel[1].empty())
+  if (!anyLive)
     out += "====== Nothing was live.\n";
-  *report = out;
+  if (request.suppressions)
+    out += request.suppressions->formatUsed() +
+           request.suppressions->formatUnused();
+  result->report = out;
+  if (request.sarif) {
+    ReportInput input;
+    input.sites = sites.table();
+    input.pid = static_cast<int>(contents.header.pid);
+    input.startUnixMs = contents.header.startUnixMs;
+    result->sarif = formatSarif(input, byLevel, {}, request.projectRoot);
+  }
   return true;
 }
 

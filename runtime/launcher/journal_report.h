@@ -17,6 +17,7 @@
 
 #include "journal.h"
 #include "report.h"
+#include "suppressions.h"
 
 #include <map>
 #include <optional>
@@ -73,11 +74,24 @@ private:
   const JournalContents &Contents;
 };
 
+/// What `msledger report` is asked for besides the text report.
+struct JournalReportRequest {
+  Suppressions *suppressions = nullptr; // leaks it matches are left out
+  bool sarif = false;                   // also the SARIF log (sarif.h)
+  std::string projectRoot;              // the SARIF log's, absolute
+};
+struct JournalReportResult {
+  std::string report; // the text, with the suppressions' table if any
+  std::string sarif;
+  bool leaked = false; // it lists leaks (memory or resources)
+};
+
 /// The report; false with *error set for a journal of another catalog.
-/// *leaked says whether it lists leaks (memory or resources), which the
-/// launcher's exit status reports as the application's run would have.
+/// `leaked` is what the launcher's exit status reports, as the
+/// application's run would have.
 bool journalReport(const JournalContents &contents, const std::string &path,
-                   std::string *report, bool *leaked, std::string *error);
+                   const JournalReportRequest &request,
+                   JournalReportResult *result, std::string *error);
 
 } // namespace msledger
 

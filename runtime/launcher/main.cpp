@@ -13,6 +13,7 @@
 #include "journal_report.h"
 #include "monitor.h"
 #include "options.h"
+#include "output.h"
 #include "snapshots.h"
 #include "suppressions.h"
 #include "text_file.h"
@@ -44,7 +45,7 @@ void usage(FILE *out) {
       "grew\n"
       "       msledger growth SNAPSHOT_DIR          sites whose live memory "
       "keeps rising\n"
-      "       msledger report [--exitcode=N] JOURNAL   the leak report, "
+      "       msledger report [OPTIONS] JOURNAL   the leak report, "
       "rebuilt from a journal\n"
       "       msledger timeline OUT.html SNAPSHOT_DIR|JOURNAL   a chart of "
       "live memory\n"
@@ -206,6 +207,23 @@ std::optional<std::string> readAll(const std::string &path) {
   return bytes;
 }
 
+/// Reads the suppression file at `path` (into *into, if given), so that a
+/// bad line stops the launcher before anything runs; its absolute path,
+/// which the application reads whatever its working directory.
+std::string loadSuppressions(const std::string &path,
+                             msledger::Suppressions *into) {
+  msledger::Suppressions suppressions;
+  std::string error;
+  if (!(into ? into : &suppressions)->load(path, &error)) {
+    fprintf(stderr, "msledger: %s\n", error.c_str());
+    exit(2);
+  }
+  char *absolute = realpath(path.c_str(), nullptr);
+  std::string result = absolute ? absolute : path;
+  free(absolute);
+  return result;
+}
+
 /// --exitcode=N's value, 0 to 255, or a usage error.
 int exitCodeOption(const std::string &value) {
   int code = -1;
@@ -214,30 +232,61 @@ int exitCodeOption(const std::string &value) {
   return code;
 }
 
-/// msledger report [--exitcode=N] JOURNAL: the leaks exit with the status
-/// the launcher gives them (23 by default).
+/// msledger report [--exitcode=N] [--suppressions=FILE] [--sarif=FILE]
+/// [--project-root=DIR] JOURNAL: the leaks exit with the status the
+/// launcher gives them (23 by default).
 int journalCommand(int argc, char **argv) {
   int exitCode = 23;
+  std::string sarifPath, projectRoot;
+  msledger::Suppressions suppressions;
+  msledger::JournalReportRequest request;
   int next = 2;
-  if (next < argc && std::string(argv[next]).rfind("--exitcode=", 0) == 0)
-    exitCode = exitCodeOption(argv[next++] + strlen("--exitcode="));
+  for (; next < argc && std::string(argv[next]).rfind("--", 0) == 0; ++next) {
+    std::string arg = argv[next];
+    size_t equals = arg.find('=');
+    std::string name = arg.substr(0, equals);
+    std::string value =
+        equals == std::string::npos ? "" : arg.substr(equals + 1);
+    if (equals == std::string::npos || value.empty())
+      badUsage("msledger report: " + name + " needs a value");
+    if (name == "--exitcode") {
+      exitCode = exitCodeOption(value);
+    } else if (name == "--suppressions") {
+      loadSuppressions(value, &suppressions);
+      request.suppressions = &suppressions;
+    } else if (name == "--sarif") {
+      sarifPath = value;
+    } else if (name == "--project-root") {
+      projectRoot = value;
+    } else {
+      badUsage("msledger report: unknown option '" + name + "'");
+    }
+  }
   if (argc != next + 1)
     badUsage("msledger report takes one journal file");
-  std::string path = argv[next], error, report;
+  std::string path = argv[next], error;
   std::optional<std::string> bytes = readAll(path);
   if (!bytes)
     return 1;
+  request.sarif = !sarifPath.empty();
+  request.projectRoot = msledger::absoluteDirectory(projectRoot);
   msledger::JournalContents contents;
-  bool leaked = false;
+  msledger::JournalReportResult result;
   if (!msledger::readJournal(*bytes, &contents, &error) ||
-      !msledger::journalReport(contents, path, &report, &leaked, &error)) {
+      !msledger::journalReport(contents, path, request, &result, &error)) {
     fprintf(stderr, "msledger: %s%s\n",
             error.rfind(path, 0) == 0 ? "" : (path + ": ").c_str(),
             error.c_str());
     return 1;
   }
-  fputs(report.c_str(), stdout);
-  return leaked ? exitCode : 0;
+  fputs(result.report.c_str(), stdout);
+  if (request.sarif &&
+      !msledger::replaceFile(sarifPath, result.sarif, /*durable=*/false)) {
+    fprintf(stderr, "msledger: cannot write the SARIF log %s: %s\n",
+            sarifPath.c_str(), strerror(errno));
+    return 1;
+  }
+  return result.leaked ? exitCode : 0;
 }
 
 /// msledger timeline OUT.html SNAPSHOT_DIR|JOURNAL.
@@ -332,12 +381,18 @@ const char *subcommandHelp(const std::string &command) {
            "fastest first. Exits 1 if there are no snapshots or they are not "
            "one run's.\n";
   if (command == "report")
-    return "Usage: msledger report [--exitcode=N] JOURNAL\n"
+    return "Usage: msledger report [--exitcode=N] [--suppressions=FILE] "
+           "[--sarif=FILE]\n"
+           "                       [--project-root=DIR] JOURNAL\n"
            "The leak report rebuilt from a journal (--journal=FILE), also of "
            "a process\n"
-           "that was killed. Exits N (default 23) when it lists leaks, 0 when "
-           "it lists\n"
-           "none, 1 when the journal cannot be read.\n";
+           "that was killed. --suppressions leaves out the leaks a "
+           "leak: line matches;\n"
+           "--sarif also writes them as a SARIF 2.1.0 log, its files "
+           "relative to DIR\n"
+           "(default: the working directory). Exits N (default 23) when it "
+           "lists leaks,\n"
+           "0 when it lists none, 1 when the journal cannot be read.\n";
   if (command == "timeline")
     return "Usage: msledger timeline OUT.html SNAPSHOT_DIR|JOURNAL\n"
            "Writes one self-contained HTML page that charts live memory over "
@@ -384,22 +439,6 @@ void checkValue(const std::string &name, const std::string &option,
     badUsage(name + " needs a value: " + name + "=" + flag.value);
 }
 
-/// The suppression file at `path`, read now so that a bad line stops the
-/// launch before the application starts; its absolute path, which the
-/// application reads whatever its working directory.
-std::string checkedSuppressions(const std::string &path) {
-  msledger::Suppressions suppressions;
-  std::string error;
-  if (!suppressions.load(path, &error)) {
-    fprintf(stderr, "msledger: %s\n", error.c_str());
-    exit(2);
-  }
-  char *absolute = realpath(path.c_str(), nullptr);
-  std::string result = absolute ? absolute : path;
-  free(absolute);
-  return result;
-}
-
 /// One flag, "--name=value" or a bare boolean "--name", into `out`.
 void readFlag(const std::string &arg, LaunchOptions &out) {
   size_t equals = arg.find('=');
@@ -434,7 +473,7 @@ void readFlag(const std::string &arg, LaunchOptions &out) {
   if (option == "log_path")
     out.logFile = value;
   if (option == "suppressions")
-    value = checkedSuppressions(value);
+    value = loadSuppressions(value, nullptr);
   out.options.push_back(option + "=" + quoted(value));
 }
 

@@ -4,6 +4,7 @@
 #include "monitor.h"
 #include "output.h"
 #include "report.h"
+#include "sarif.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -114,6 +115,7 @@ Ledger::Ledger() {
           std::chrono::system_clock::now().time_since_epoch())
           .count());
   Pid = getpid();
+  ProjectRoot = absoluteDirectory(Opts.project_root);
   for (size_t i = 0; i < kImplicitReleaseCount; ++i)
     ImplicitReleasers.set(kImplicitReleases[i].api);
   if (!Opts.journal_path.empty()) {
@@ -688,6 +690,14 @@ void Ledger::finish() {
     if (!replaceFile(path, formatJson(reportInput(), live, errors(), true),
                      /*durable=*/true))
       write("msledger: cannot write the JSON report " + path + ": " +
+            strerror(errno) + "\n");
+  }
+  if (!Opts.sarif_path.empty()) {
+    std::string path = expandPid(Opts.sarif_path, getpid());
+    if (!replaceFile(path,
+                     formatSarif(reportInput(), live, errors(), ProjectRoot),
+                     /*durable=*/true))
+      write("msledger: cannot write the SARIF log " + path + ": " +
             strerror(errno) + "\n");
   }
   if ((leaked || errorCount() > 0) && Opts.exitcode != 0)

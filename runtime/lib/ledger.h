@@ -24,7 +24,7 @@
 //     released by that call: listed apart at exit, or reported as leaks
 //     (implicit_release_is_leak); a handle handed out again is then new;
 //   * finish() runs once at exit, after the application's static destructors:
-//     the leak report, the JSON file, and the exit status;
+//     the leak report, the JSON file, the SARIF log, and the exit status;
 //   * reports are made by report.h's formatters from what the ledger hands
 //     them (siteTable(), reportInput()) and written through output.h;
 //   * fork(): the child keeps the parent's records but reports only what it
@@ -247,6 +247,7 @@ private:
   Journal Journal_; // journal_path: every event, crash-safe
   std::mutex OutputMutex;
   int Pid = 0;
+  std::string ProjectRoot; // absolute: project_root, or the start's directory
   uint64_t InheritedBelow = 0;
   std::atomic<bool> Finished{false};
 };

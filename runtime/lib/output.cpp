@@ -3,12 +3,28 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 namespace msledger {
+
+std::string absoluteDirectory(const std::string &dir) {
+  std::string path = dir;
+  if (path.empty() || path[0] != '/') {
+    char cwd[4096];
+    if (!getcwd(cwd, sizeof cwd))
+      return path.empty() ? "/" : path;
+    path = path.empty() ? cwd : std::string(cwd) + "/" + path;
+  }
+  if (char *resolved = realpath(path.c_str(), nullptr)) {
+    path = resolved;
+    free(resolved);
+  }
+  return path;
+}
 
 bool writeAll(int fd, const std::string &text) {
   size_t done = 0;

@@ -33,6 +33,10 @@ bool replaceFile(const std::string &path, const std::string &text,
 /// left as they are. Errors show when the file in it is written.
 void makeDirectories(const std::string &dir);
 
+/// `dir` as an absolute path: relative to the working directory, which is
+/// what an empty `dir` names; symbolic links resolved where it exists.
+std::string absoluteDirectory(const std::string &dir);
+
 /// The running program's path (/proc/self/exe), "" if unknown.
 std::string programPath();
 

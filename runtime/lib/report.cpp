@@ -458,7 +458,9 @@ namespace {
 /// "illegal free()", "double release: aclrtDestroyStream of a stream already
 /// released", "mismatched free: aclrtFreeHost on device memory allocated by
 /// aclrtMalloc", ...
-std::string errorHeading(const ErrorEvent &error) {
+} // namespace
+
+std::string errorTitle(const ErrorEvent &error) {
   const ApiInfo &api = apiInfo(error.api);
   const FamilyInfo &family = familyInfo(api.family);
   bool memory = family.kind == Kind::Memory;
@@ -488,6 +490,8 @@ std::string errorHeading(const ErrorEvent &error) {
   return out;
 }
 
+namespace {
+
 /// "======    code in main.cpp:9 (serialNo:4)" and the site's callers.
 void appendEventLine(std::string &out, const SiteTable &sites, const char *what,
                      uint32_t site, uint64_t serial) {
@@ -505,7 +509,7 @@ std::string formatError(const SiteTable &sites, const ErrorEvent &error,
                         bool titled) {
   const FamilyInfo &family = familyInfo(apiInfo(error.api).family);
   bool memory = family.kind == Kind::Memory;
-  std::string out = "====== ERROR: " + errorHeading(error);
+  std::string out = "====== ERROR: " + errorTitle(error);
   if (titled) {
     out += " [";
     out += levelTitle(family.level);

@@ -98,6 +98,9 @@ formatLeakSections(const SiteTable &sites, const LeakSections &what,
                    LeakTotals *totals);
 std::string formatError(const SiteTable &sites, const ErrorEvent &error,
                         bool titled);
+/// What an error is, as its report's heading says: "double free",
+/// "mismatched free: aclrtFreeHost on device memory allocated by aclrtMalloc".
+std::string errorTitle(const ErrorEvent &error);
 /// The JSON document of a report (format in runtime/README.md).
 std::string formatJson(const ReportInput &input,
                        const std::vector<Record> (&live)[2],

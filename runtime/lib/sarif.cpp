@@ -1,0 +1,340 @@
+//===- sarif.cpp - Findings as a SARIF 2.1.0 log --------------------------===//
+#include "sarif.h"
+
+#include <boost/json.hpp>
+
+#include <cstdio>
+#include <map>
+#include <tuple>
+
+namespace json = boost::json;
+
+namespace msledger {
+
+namespace {
+
+const char *const kRootId = "PROJECTROOT";
+
+struct Rule {
+  const char *id;
+  const char *name;
+  const char *brief;
+  const char *full;
+};
+
+// In the order of the rules array; ruleIndex is the position here.
+const Rule kRules[] = {
+    {"memory-leak", "MemoryLeak", "Device memory allocated and never freed.",
+     "Memory allocated through ACL, DVPP or the driver (device, DVPP, pinned "
+     "host or reserved virtual memory) was still allocated when the process "
+     "exited."},
+    {"resource-leak", "ResourceLeak", "A resource acquired and never released.",
+     "A handle acquired through ACL, DVPP or the driver (a stream, event, "
+     "context, channel, description, model, ...) was still held when the "
+     "process exited."},
+    {"illegal-free", "IllegalFree",
+     "A free or release of something never allocated.",
+     "A free of memory that was never allocated by the API's family, or a "
+     "release of a handle that was never acquired."},
+    {"double-free", "DoubleFree",
+     "A free or release of something already "
+     "freed.",
+     "Memory freed, or a handle released, a second time."},
+    {"mismatched-free", "MismatchedFree",
+     "A free or release through the wrong API.",
+     "Memory freed, or a handle released, through an API of another family "
+     "than the one that allocated or acquired it (aclrtFreeHost of "
+     "aclrtMalloc'd memory)."},
+};
+enum RuleIndex {
+  kMemoryLeak,
+  kResourceLeak,
+  kIllegalFree,
+  kDoubleFree,
+  kMismatchedFree
+};
+
+json::object text(const std::string &message) {
+  return json::object{{"text", message}};
+}
+
+json::array rulesJson() {
+  json::array rules;
+  for (const Rule &rule : kRules)
+    rules.push_back(json::object{
+        {"id", rule.id},
+        {"name", rule.name},
+        {"shortDescription", text(rule.brief)},
+        {"fullDescription", text(rule.full)},
+        {"help", text(std::string(rule.full) +
+                      " Fix the code at the location (the call chain shows "
+                      "how it was reached), or suppress a known finding with "
+                      "a leak: or free: line in a suppressions file.")},
+        {"defaultConfiguration", json::object{{"level", "error"}}}});
+  return rules;
+}
+
+/// The site's place as SARIF's location, or null if it has none.
+json::value locationJson(const msledger_site *site, const std::string &what) {
+  if (!site || !site->file)
+    return nullptr;
+  json::object region{{"startLine", site->line > 0 ? site->line : 1}};
+  if (site->column > 0)
+    region["startColumn"] = site->column;
+  json::object location{
+      {"physicalLocation",
+       json::object{{"artifactLocation",
+                     json::object{{"uri", fileUri(site->file, false)},
+                                  {"uriBaseId", kRootId}}},
+                    {"region", std::move(region)}}}};
+  if (site->function)
+    location["logicalLocations"] = json::array{
+        json::object{{"name", site->function}, {"kind", "function"}}};
+  if (!what.empty())
+    location["message"] = text(what);
+  return location;
+}
+
+std::string hexSerial(uint64_t serial) {
+  char digits[17];
+  snprintf(digits, sizeof digits, "%016llx",
+           static_cast<unsigned long long>(serial));
+  return digits;
+}
+
+/// What stays the same for a finding across runs and machines.
+std::string fingerprint(const char *rule, Level level, const SiteTable &sites,
+                        uint32_t id, unsigned api) {
+  std::string out = std::string(rule) + "/" + levelName(level) + "/";
+  const msledger_site *site = id ? sites.site(id) : nullptr;
+  if (site && site->file) {
+    out += site->file;
+    out += "/";
+    out += apiInfo(api).name;
+    out += "/" + hexSerial(site->serial);
+    for (const msledger_site *caller : sites.callers(id))
+      out += "<" + hexSerial(caller->serial);
+  } else {
+    out += apiInfo(api).name; // not rewritten: only the API is known
+  }
+  return out;
+}
+
+/// The result's location, and its chain as a code flow.
+void addPlace(json::object &result, const SiteTable &sites, uint32_t id,
+              const std::string &what) {
+  const msledger_site *site = id ? sites.site(id) : nullptr;
+  json::value location = locationJson(site, "");
+  if (location.is_null())
+    return;
+  result["locations"] = json::array{location};
+  std::vector<const msledger_site *> callers = sites.callers(id);
+  if (callers.empty())
+    return;
+  json::array steps;
+  for (auto caller = callers.rbegin(); caller != callers.rend(); ++caller) {
+    json::value step = locationJson(
+        *caller, std::string("calls ") +
+                     ((*caller)->callee ? (*caller)->callee : "a helper"));
+    if (!step.is_null())
+      steps.push_back(json::object{{"location", std::move(step)}});
+  }
+  steps.push_back(json::object{{"location", locationJson(site, what)}});
+  result["codeFlows"] = json::array{json::object{
+      {"threadFlows",
+       json::array{json::object{{"locations", std::move(steps)}}}}}};
+}
+
+json::object resultJson(RuleIndex rule, const std::string &message, Level level,
+                        const SiteTable &sites, uint32_t site, unsigned api) {
+  json::object result{{"ruleId", kRules[rule].id},
+                      {"ruleIndex", static_cast<int>(rule)},
+                      {"level", "error"},
+                      {"message", text(message)}};
+  result["partialFingerprints"] =
+      json::object{{"msledgerFinding/v1",
+                    fingerprint(kRules[rule].id, level, sites, site, api)}};
+  return result;
+}
+
+std::string unrewrittenNote(const SiteTable &sites, uint32_t site) {
+  const msledger_site *known = site ? sites.site(site) : nullptr;
+  return known && known->file ? ""
+                              : " (no source line: the call was not "
+                                "rewritten; run msrewrite for one)";
+}
+
+/// One result per (level, site, API) of the leaks, in serial order.
+void addLeaks(json::array &results, const ReportInput &input, Level level,
+              const std::vector<Record> &records) {
+  struct Finding {
+    uint64_t firstSerial = 0, count = 0, bytes = 0;
+    Space space = Space::None;
+  };
+  std::map<std::pair<uint32_t, unsigned>, Finding> bySite;
+  for (const Record &r : records) {
+    Finding &f = bySite[{r.site, r.api}];
+    if (!f.count || r.serial < f.firstSerial) {
+      f.firstSerial = r.serial;
+      f.space = static_cast<Space>(r.space);
+    }
+    ++f.count;
+    if (familyOf(r.api).kind == Kind::Memory)
+      f.bytes += r.size;
+  }
+  std::vector<std::pair<std::pair<uint32_t, unsigned>, Finding>> ordered(
+      bySite.begin(), bySite.end());
+  std::sort(ordered.begin(), ordered.end(), [](const auto &a, const auto &b) {
+    return a.second.firstSerial < b.second.firstSerial;
+  });
+  for (const auto &[key, f] : ordered) {
+    const auto [site, api] = key;
+    const FamilyInfo &family = familyOf(api);
+    bool memory = family.kind == Kind::Memory;
+    std::string message =
+        memory ? std::to_string(f.bytes) + " byte(s) leaked in " +
+                     std::to_string(f.count) + " allocation(s) of " +
+                     spaceName(f.space) + " memory made by " + apiInfo(api).name
+               : std::string("Leaked ") + family.display + ": " +
+                     std::to_string(f.count) + " acquired by " +
+                     apiInfo(api).name + " and never released";
+    message += std::string(" [") + levelTitle(level) + "]" +
+               unrewrittenNote(input.sites, site) + ".";
+    json::object result = resultJson(memory ? kMemoryLeak : kResourceLeak,
+                                     message, level, input.sites, site, api);
+    addPlace(result, input.sites, site,
+             memory ? "allocated here" : "acquired here");
+    result["properties"] = json::object{{"level", levelName(level)},
+                                        {"count", f.count},
+                                        {"bytes", f.bytes},
+                                        {"api", apiInfo(api).name}};
+    results.push_back(std::move(result));
+  }
+}
+
+RuleIndex ruleOf(ErrorKind kind) {
+  switch (kind) {
+  case ErrorKind::IllegalRelease:
+    return kIllegalFree;
+  case ErrorKind::DoubleRelease:
+    return kDoubleFree;
+  case ErrorKind::MismatchedRelease:
+    break;
+  }
+  return kMismatchedFree;
+}
+
+/// One result per (kind, site, API) of the bad releases, in the order the
+/// first of each happened; the first one's allocation and earlier release
+/// are its related locations.
+void addErrors(json::array &results, const ReportInput &input,
+               const std::vector<ErrorEvent> &errors) {
+  std::map<std::tuple<int, uint32_t, unsigned>, size_t> index;
+  std::vector<std::pair<const ErrorEvent *, uint64_t>> firsts; // and count
+  for (const ErrorEvent &e : errors) {
+    auto key = std::make_tuple(static_cast<int>(e.kind), e.site, e.api);
+    auto found = index.find(key);
+    if (found == index.end()) {
+      index.emplace(key, firsts.size());
+      firsts.emplace_back(&e, 1);
+    } else {
+      ++firsts[found->second].second;
+    }
+  }
+  for (const auto &[e, count] : firsts) {
+    Level level = familyOf(e->api).level;
+    bool memory = familyOf(e->api).kind == Kind::Memory;
+    std::string message = errorTitle(*e);
+    if (message.find(apiInfo(e->api).name) == std::string::npos)
+      message += std::string(" by ") + apiInfo(e->api).name;
+    message += ", " + std::to_string(count) + " time(s)";
+    uint64_t bytes = 0;
+    if (e->hasAcquired && familyOf(e->acquired.api).kind == Kind::Memory) {
+      bytes = e->acquired.size;
+      message += ", of " + std::to_string(bytes) + " byte(s)";
+    }
+    message += std::string(" [") + levelTitle(level) + "]" +
+               unrewrittenNote(input.sites, e->site) + ".";
+    json::object result = resultJson(ruleOf(e->kind), message, level,
+                                     input.sites, e->site, e->api);
+    addPlace(result, input.sites, e->site,
+             memory ? "freed here" : "released here");
+    json::array related;
+    auto relate = [&](uint32_t site, const char *what) {
+      json::value location =
+          locationJson(site ? input.sites.site(site) : nullptr, what);
+      if (location.is_null())
+        return;
+      location.as_object()["id"] = related.size() + 1;
+      related.push_back(std::move(location));
+    };
+    if (e->hasAcquired)
+      relate(e->acquired.site, memory ? "allocated here" : "acquired here");
+    if (e->hasPrevious)
+      relate(e->previous.site,
+             memory ? "freed before here" : "released before here");
+    if (!related.empty())
+      result["relatedLocations"] = std::move(related);
+    result["properties"] = json::object{{"level", levelName(level)},
+                                        {"count", count},
+                                        {"bytes", bytes},
+                                        {"api", apiInfo(e->api).name}};
+    results.push_back(std::move(result));
+  }
+}
+
+} // namespace
+
+std::string fileUri(const std::string &path, bool directory) {
+  static const char *const kHex = "0123456789ABCDEF";
+  std::string out = path.empty() || path[0] != '/' ? "" : "file://";
+  for (unsigned char c : path) {
+    if (isalnum(c) || c == '/' || c == '-' || c == '.' || c == '_' ||
+        c == '~') {
+      out += static_cast<char>(c);
+    } else {
+      out += '%';
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
+  }
+  if (directory && (out.empty() || out.back() != '/'))
+    out += '/';
+  return out;
+}
+
+std::string formatSarif(const ReportInput &input,
+                        const std::vector<Record> (&live)[2],
+                        const std::vector<ErrorEvent> &errors,
+                        const std::string &projectRoot) {
+  json::array results;
+  addErrors(results, input, errors);
+  for (Level level : {Level::Device, Level::Cann})
+    addLeaks(results, input, level, live[static_cast<int>(level)]);
+  json::object driver{{"name", "msledger"},
+                      {"fullName", "msledger leak checker for CANN / ACL"},
+                      {"version", MSLEDGER_VERSION},
+                      {"semanticVersion", MSLEDGER_VERSION},
+                      {"rules", rulesJson()}};
+  json::object invocation{
+      {"executionSuccessful", true},
+      {"properties",
+       json::object{{"pid", input.pid}, {"program", input.program}}}};
+  json::object run{
+      {"tool", json::object{{"driver", std::move(driver)}}},
+      {"invocations", json::array{std::move(invocation)}},
+      {"originalUriBaseIds",
+       json::object{{kRootId, json::object{{"uri", fileUri(projectRoot, true)},
+                                           {"description",
+                                            text("The project's root: the "
+                                                 "directory msrewrite rewrote "
+                                                 "the sources from.")}}}}},
+      {"columnKind", "utf16CodeUnits"},
+      {"results", std::move(results)}};
+  json::object log{{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
+                   {"version", "2.1.0"},
+                   {"runs", json::array{std::move(run)}}};
+  return json::serialize(log) + "\n";
+}
+
+} // namespace msledger
