@@ -9,8 +9,10 @@
 // a bad command line.
 //
 //===----------------------------------------------------------------------===//
+#include "job.h"
 #include "journal.h"
 #include "journal_report.h"
+#include "merge.h"
 #include "monitor.h"
 #include "options.h"
 #include "output.h"
@@ -26,8 +28,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <map>
 #include <optional>
 #include <string>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -47,6 +51,8 @@ void usage(FILE *out) {
       "keeps rising\n"
       "       msledger report [OPTIONS] JOURNAL   the leak report, "
       "rebuilt from a journal\n"
+      "       msledger merge [OPTIONS] REPORT.json...   one report of a "
+      "job's processes\n"
       "       msledger timeline OUT.html SNAPSHOT_DIR|JOURNAL   a chart of "
       "live memory\n"
       "       (each answers --help)\n"
@@ -232,6 +238,24 @@ int exitCodeOption(const std::string &value) {
   return code;
 }
 
+/// The --name=value options of `msledger COMMAND ...` before its operands
+/// (from argv[2]); *next is then the first operand.
+std::vector<std::pair<std::string, std::string>>
+subcommandOptions(int argc, char **argv, int *next) {
+  std::vector<std::pair<std::string, std::string>> options;
+  for (*next = 2; *next < argc && std::string(argv[*next]).rfind("--", 0) == 0;
+       ++*next) {
+    std::string arg = argv[*next];
+    size_t equals = arg.find('=');
+    std::string name = arg.substr(0, equals);
+    if (equals == std::string::npos || equals + 1 == arg.size())
+      badUsage(std::string("msledger ") + argv[1] + ": " + name +
+               " needs a value");
+    options.emplace_back(name, arg.substr(equals + 1));
+  }
+  return options;
+}
+
 /// msledger report [--exitcode=N] [--suppressions=FILE] [--sarif=FILE]
 /// [--project-root=DIR] JOURNAL: the leaks exit with the status the
 /// launcher gives them (23 by default).
@@ -241,14 +265,7 @@ int journalCommand(int argc, char **argv) {
   msledger::Suppressions suppressions;
   msledger::JournalReportRequest request;
   int next = 2;
-  for (; next < argc && std::string(argv[next]).rfind("--", 0) == 0; ++next) {
-    std::string arg = argv[next];
-    size_t equals = arg.find('=');
-    std::string name = arg.substr(0, equals);
-    std::string value =
-        equals == std::string::npos ? "" : arg.substr(equals + 1);
-    if (equals == std::string::npos || value.empty())
-      badUsage("msledger report: " + name + " needs a value");
+  for (const auto &[name, value] : subcommandOptions(argc, argv, &next)) {
     if (name == "--exitcode") {
       exitCode = exitCodeOption(value);
     } else if (name == "--suppressions") {
@@ -287,6 +304,54 @@ int journalCommand(int argc, char **argv) {
     return 1;
   }
   return result.leaked ? exitCode : 0;
+}
+
+/// msledger merge [--json=FILE] [--sarif=FILE] [--project-root=DIR]
+/// [--exitcode=N] REPORT.json...: the job's findings by site, per rank.
+int mergeCommand(int argc, char **argv) {
+  int exitCode = 23;
+  std::string jsonPath, sarifPath, projectRoot;
+  int next = 2;
+  for (const auto &[name, value] : subcommandOptions(argc, argv, &next)) {
+    if (name == "--exitcode")
+      exitCode = exitCodeOption(value);
+    else if (name == "--json")
+      jsonPath = value;
+    else if (name == "--sarif")
+      sarifPath = value;
+    else if (name == "--project-root")
+      projectRoot = value;
+    else
+      badUsage("msledger merge: unknown option '" + name + "'");
+  }
+  if (next >= argc)
+    badUsage("msledger merge takes the JSON reports of a job's processes");
+  std::vector<msledger::MergeInput> inputs;
+  std::string error;
+  if (!msledger::readMergeInputs(
+          std::vector<std::string>(argv + next, argv + argc), &inputs,
+          &error)) {
+    fprintf(stderr, "msledger: %s\n", error.c_str());
+    return 1;
+  }
+  msledger::MergedJob job = msledger::mergeReports(inputs);
+  fputs(msledger::formatMergedText(job).c_str(), stdout);
+  for (const auto &[path, text] :
+       {std::make_pair(jsonPath,
+                       jsonPath.empty() ? "" : msledger::formatMergedJson(job)),
+        std::make_pair(sarifPath, sarifPath.empty()
+                                      ? ""
+                                      : msledger::formatMergedSarif(
+                                            job, msledger::absoluteDirectory(
+                                                     projectRoot)))}) {
+    if (!path.empty() &&
+        !msledger::replaceFile(path, text, /*durable=*/false)) {
+      fprintf(stderr, "msledger: cannot write %s: %s\n", path.c_str(),
+              strerror(errno));
+      return 1;
+    }
+  }
+  return job.findings.empty() ? 0 : exitCode;
 }
 
 /// msledger timeline OUT.html SNAPSHOT_DIR|JOURNAL.
@@ -393,6 +458,19 @@ const char *subcommandHelp(const std::string &command) {
            "(default: the working directory). Exits N (default 23) when it "
            "lists leaks,\n"
            "0 when it lists none, 1 when the journal cannot be read.\n";
+  if (command == "merge")
+    return "Usage: msledger merge [--json=FILE] [--sarif=FILE] "
+           "[--project-root=DIR] [--exitcode=N]\n"
+           "                      REPORT.json...\n"
+           "One report of a job's processes from their JSON reports "
+           "(--json=FILE with %p\n"
+           "or %r): findings grouped by site with each rank's count and "
+           "bytes, and the\n"
+           "processes that did not report at exit. --json and --sarif also "
+           "write it as\n"
+           "JSON and SARIF. Exits N (default 23) when it lists findings, 0 "
+           "when it lists\n"
+           "none, 1 when a report cannot be read.\n";
   if (command == "timeline")
     return "Usage: msledger timeline OUT.html SNAPSHOT_DIR|JOURNAL\n"
            "Writes one self-contained HTML page that charts live memory over "
@@ -509,8 +587,87 @@ void setEnvironment(const LaunchOptions &launch) {
   setenv("LD_PRELOAD", preload.c_str(), 1);
 }
 
-/// Runs argv[0...] under the ledger; its exit status as a shell reports it.
-int runApplication(char **argv, const std::string &logFile) {
+/// The job's directory (job.h): made before the application starts, removed
+/// when the job is over.
+struct JobDirectory {
+  std::string path;
+  JobDirectory() {
+    const char *tmp = getenv("TMPDIR");
+    std::string pattern =
+        std::string(tmp && *tmp ? tmp : "/tmp") + "/msledger-job.XXXXXX";
+    if (mkdtemp(pattern.data()))
+      path = pattern;
+    else
+      fprintf(stderr,
+              "msledger: cannot make a job directory in %s (%s): the "
+              "findings of the application's child processes will not count "
+              "for the exit status\n",
+              tmp && *tmp ? tmp : "/tmp", strerror(errno));
+  }
+  ~JobDirectory() {
+    if (path.empty())
+      return;
+    for (const msledger::JobProcess &process : msledger::readJobDirectory(path))
+      unlink(msledger::jobStatusPath(path, process.pid).c_str());
+    rmdir(path.c_str());
+  }
+};
+
+/// "SIGKILL", for messages.
+std::string signalName(int sig) {
+  const char *name = sigabbrev_np(sig);
+  return std::string("SIG") + (name ? name : "?");
+}
+
+/// Reaps what is left of the job once the application has exited: the
+/// launcher is the subreaper of every descendant, so each orphan becomes
+/// its child. `killed` gets the signal of each one a signal ended.
+void waitForDescendants(std::map<int, int> &killed) {
+  int status = 0;
+  for (;;) {
+    pid_t pid = waitpid(-1, &status, 0);
+    if (pid < 0 && errno == EINTR)
+      continue;
+    if (pid < 0)
+      return; // ECHILD: none left
+    if (WIFSIGNALED(status))
+      killed[pid] = WTERMSIG(status);
+  }
+}
+
+/// The job's processes besides the application: true if one of them
+/// reported findings. One that did not reach its report is named.
+bool reviewJob(const std::string &dir, const std::map<int, int> &killed,
+               const std::string &logFile) {
+  bool findings = false;
+  for (const msledger::JobProcess &process : msledger::readJobDirectory(dir)) {
+    if (process.exited) {
+      findings |= process.findings > 0;
+      continue;
+    }
+    auto signal = killed.find(process.pid);
+    std::string why =
+        signal != killed.end()
+            ? "it was terminated by signal " + std::to_string(signal->second) +
+                  " (" + signalName(signal->second) + ")"
+            : "it was killed, or exec()ed a program msledger does not track";
+    note(msledger::expandPath(logFile, process.pid, process.rank),
+         "====== ERROR: pid " + std::to_string(process.pid) + " (" +
+             msledger::rankText(process.rank) + ", " + process.program +
+             ") did not report: " + why + "; its leak report is lost\n");
+  }
+  return findings;
+}
+
+/// Runs argv[0...] under the ledger and waits for it and every process it
+/// started; the exit status as a shell reports it: the application's own,
+/// unless it or another process of the job found something (then
+/// `exitCode`, if not 0), or it was killed.
+int runApplication(char **argv, const std::string &logFile, int exitCode,
+                   const std::string &jobDir) {
+  // Orphans of the job are reparented to the launcher, which reaps them and
+  // so sees how each ended.
+  prctl(PR_SET_CHILD_SUBREAPER, 1);
   Child = fork();
   if (Child < 0) {
     fprintf(stderr, "msledger: cannot start %s: %s\n", argv[0],
@@ -518,6 +675,8 @@ int runApplication(char **argv, const std::string &logFile) {
     return 2;
   }
   if (Child == 0) {
+    // What the job's processes label themselves against (job.h).
+    setenv("MSLEDGER_JOB_MAIN_PID", std::to_string(getpid()).c_str(), 1);
     execvp(argv[0], argv);
     fprintf(stderr, "msledger: cannot run '%s': %s\n", argv[0],
             strerror(errno));
@@ -537,17 +696,29 @@ int runApplication(char **argv, const std::string &logFile) {
       fprintf(stderr, "msledger: lost the application: %s\n", strerror(errno));
       return 2;
     }
+  std::map<int, int> killed;
+  waitForDescendants(killed);
   if (WIFSIGNALED(status)) {
     int sig = WTERMSIG(status);
-    const char *name = sigabbrev_np(sig);
+    killed[Child] = sig;
     // The application's log, as its ledger named it: %p is its pid.
-    note(msledger::expandPid(logFile, Child),
+    note(msledger::expandPath(logFile, Child, msledger::processRank()),
          "====== ERROR: " + std::string(argv[0]) +
-             " was terminated by signal " + std::to_string(sig) + " (SIG" +
-             (name ? name : "?") +
+             " was terminated by signal " + std::to_string(sig) + " (" +
+             signalName(sig) +
              "); the leak report of a killed process is lost\n");
-    return 128 + sig;
   }
+  bool findings = false;
+  if (!jobDir.empty()) {
+    // The application's own status has its own report; only the others'
+    // are named here.
+    unlink(msledger::jobStatusPath(jobDir, Child).c_str());
+    findings = reviewJob(jobDir, killed, logFile);
+  }
+  if (WIFSIGNALED(status))
+    return 128 + WTERMSIG(status);
+  if (findings && exitCode != 0)
+    return exitCode;
   return WEXITSTATUS(status);
 }
 
@@ -566,6 +737,8 @@ int main(int argc, char **argv) {
     return journalCommand(argc, argv);
   if (argc > 1 && std::string(argv[1]) == "timeline")
     return timelineCommand(argc, argv);
+  if (argc > 1 && std::string(argv[1]) == "merge")
+    return mergeCommand(argc, argv);
   LaunchOptions launch;
   int first = 1;
   for (; first < argc; ++first) {
@@ -589,6 +762,14 @@ int main(int argc, char **argv) {
   if (first >= argc)
     badUsage("no application to run");
   settleLevels(launch);
+  JobDirectory job;
+  if (!job.path.empty())
+    launch.options.push_back("job_dir=" + quoted(job.path));
   setEnvironment(launch);
-  return runApplication(argv + first, launch.logFile);
+  // The exit status for findings, as the ledgers will read it.
+  msledger::Options options;
+  std::vector<std::string> problems;
+  options.parse(getenv("MSLEDGER_OPTIONS"), &problems);
+  return runApplication(argv + first, launch.logFile, options.exitcode,
+                        job.path);
 }

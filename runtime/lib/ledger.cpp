@@ -1,6 +1,7 @@
 //===- ledger.cpp - The ledger: live records, events, errors --------------===//
 #include "ledger.h"
 
+#include "job.h"
 #include "monitor.h"
 #include "output.h"
 #include "report.h"
@@ -116,12 +117,13 @@ Ledger::Ledger() {
           .count());
   Pid = getpid();
   ProjectRoot = absoluteDirectory(Opts.project_root);
+  announceStart();
   for (size_t i = 0; i < kImplicitReleaseCount; ++i)
     ImplicitReleasers.set(kImplicitReleases[i].api);
   if (!Opts.journal_path.empty()) {
     std::string error;
     if (!Journal_.open(
-            expandPid(Opts.journal_path, Pid),
+            expandPath(Opts.journal_path, Pid, processRank()),
             static_cast<uint64_t>(std::max(1, Opts.journal_size_mb)) << 20,
             StartUnixMs,
             (Opts.check_device_heap ? kJournalDeviceLevel : 0u) |
@@ -300,6 +302,8 @@ std::vector<const msledger_site *> Ledger::callers(uint32_t id) const {
 uint64_t Ledger::nowNs() const { return monotonicNs() - StartNs; }
 
 void Ledger::startClock() {
+  if (StatusPending.exchange(false))
+    announceStart(); // a forked child's first allocation
   bool expected = false;
   if (!ClockRunning.compare_exchange_strong(expected, true))
     return;
@@ -562,8 +566,10 @@ std::vector<ErrorEvent> Ledger::errors() const {
 
 void Ledger::write(const std::string &text) {
   std::lock_guard<std::mutex> lock(OutputMutex);
-  writeLog(Opts.log_path.empty() ? "" : expandPid(Opts.log_path, getpid()),
-           text);
+  writeLog(Opts.log_path.empty()
+               ? ""
+               : expandPath(Opts.log_path, getpid(), processRank()),
+           processLabel() + text);
 }
 
 SiteTable Ledger::siteTable() const {
@@ -577,6 +583,8 @@ ReportInput Ledger::reportInput() const {
   input.tracked[0] = Enabled[0];
   input.tracked[1] = Enabled[1];
   input.pid = getpid();
+  input.parentPid = getppid();
+  input.rank = processRank();
   input.program = programPath();
   input.startUnixMs = StartUnixMs;
   input.sinceStartMs = nowNs() / 1000000;
@@ -652,7 +660,7 @@ void Ledger::writeSnapshot() {
                                  liveRecords(Level::Cann)};
   uint64_t sequence = SnapshotSequence.fetch_add(1) + 1;
   std::string text = formatSnapshot(reportInput(), live, sequence);
-  std::string dir = expandPid(Opts.snapshot_dir, getpid());
+  std::string dir = expandPath(Opts.snapshot_dir, getpid(), processRank());
   makeDirectories(dir);
   char name[64];
   snprintf(name, sizeof name, "/snapshot-%06llu.json",
@@ -670,10 +678,10 @@ void Ledger::finish() {
   std::vector<Record> live[2] = {liveRecords(Level::Device),
                                  liveRecords(Level::Cann)};
   bool leaked = false;
+  LeakTotals totals;
   if (Opts.leak_check) {
     for (std::vector<Record> &records : live)
       Suppressions_.filterLeaks(siteTable(), records);
-    LeakTotals totals;
     std::string out = leakReport(live, &totals);
     leaked = totals.allocations || totals.resources;
     if (!out.empty())
@@ -686,20 +694,25 @@ void Ledger::finish() {
   if (!suppressed.empty())
     write(suppressed);
   if (!Opts.json_path.empty()) {
-    std::string path = expandPid(Opts.json_path, getpid());
+    std::string path = expandPath(Opts.json_path, getpid(), processRank());
     if (!replaceFile(path, formatJson(reportInput(), live, errors(), true),
                      /*durable=*/true))
       write("msledger: cannot write the JSON report " + path + ": " +
             strerror(errno) + "\n");
+    // A rank set after the start (a worker's setenv after fork) renames it.
+    if (!StartJsonPath.empty() && StartJsonPath != path)
+      unlink(StartJsonPath.c_str());
   }
   if (!Opts.sarif_path.empty()) {
-    std::string path = expandPid(Opts.sarif_path, getpid());
+    std::string path = expandPath(Opts.sarif_path, getpid(), processRank());
     if (!replaceFile(path,
                      formatSarif(reportInput(), live, errors(), ProjectRoot),
                      /*durable=*/true))
       write("msledger: cannot write the SARIF log " + path + ": " +
             strerror(errno) + "\n");
   }
+  writeJobStatus(true, totals.allocations + totals.resources + errorCount(),
+                 totals.bytes);
   if ((leaked || errorCount() > 0) && Opts.exitcode != 0)
     exitWithStatus(Opts.exitcode);
 }
@@ -735,7 +748,47 @@ void Ledger::forkChild() {
   ClockRunning.store(false);
   forkParent();
   Journal_.disable(); // the journal is the parent's
+  // Announced at its first allocation: a child that only exec()s (system(),
+  // popen()) is not one of the job's processes.
+  StartJsonPath.clear();
+  StatusPending.store(true);
   restartMonitorInChild(*this);
+}
+
+void Ledger::announceStart() {
+  writeJobStatus(false, 0, 0);
+  if (Opts.json_path.empty())
+    return;
+  std::vector<Record> none[2];
+  StartJsonPath = expandPath(Opts.json_path, getpid(), processRank());
+  replaceFile(StartJsonPath, formatJson(reportInput(), none, {}, false),
+              /*durable=*/false);
+}
+
+void Ledger::writeJobStatus(bool exited, uint64_t findings,
+                            uint64_t leakedBytes) {
+  if (Opts.job_dir.empty())
+    return;
+  JobProcess process;
+  process.pid = getpid();
+  process.parentPid = getppid();
+  process.rank = processRank();
+  process.program = programPath();
+  process.exited = exited;
+  process.findings = findings;
+  process.leakedBytes = leakedBytes;
+  replaceFile(jobStatusPath(Opts.job_dir, process.pid),
+              formatJobStatus(process), /*durable=*/false);
+}
+
+std::string Ledger::processLabel() const {
+  int rank = processRank();
+  const char *main = getenv("MSLEDGER_JOB_MAIN_PID");
+  bool descendant = main && atoi(main) != getpid();
+  if (rank < 0 && !descendant)
+    return "";
+  return "====== msledger: pid " + std::to_string(getpid()) + ", " +
+         rankText(rank) + ", " + programPath() + "\n";
 }
 
 } // namespace msledger

@@ -28,7 +28,10 @@
 //   * reports are made by report.h's formatters from what the ledger hands
 //     them (siteTable(), reportInput()) and written through output.h;
 //   * fork(): the child keeps the parent's records but reports only what it
-//     acquired itself; serials continue from the parent's.
+//     acquired itself; serials continue from the parent's;
+//   * in a job of many processes (job.h), each reports on its own, its
+//     reports labelled with its pid and rank, and keeps its status in the
+//     launcher's job directory.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MSLEDGER_RUNTIME_LEDGER_H
@@ -248,6 +251,17 @@ private:
   std::mutex OutputMutex;
   int Pid = 0;
   std::string ProjectRoot; // absolute: project_root, or the start's directory
+  // Jobs (job.h): a forked child announces itself at its first allocation;
+  // the JSON report written "not final" at the start, replaced at exit.
+  std::atomic<bool> StatusPending{false};
+  std::string StartJsonPath;
+  /// This process's status file in the job directory, and (when it starts)
+  /// the JSON report saying it has not reported yet.
+  void announceStart();
+  void writeJobStatus(bool exited, uint64_t findings, uint64_t leakedBytes);
+  /// "====== msledger: pid N, rank R, PROGRAM" before each report of a
+  /// process that is one of a job's; empty otherwise.
+  std::string processLabel() const;
   uint64_t InheritedBelow = 0;
   std::atomic<bool> Finished{false};
 };

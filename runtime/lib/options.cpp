@@ -167,17 +167,4 @@ bool parseChainDepth(const std::string &text, int *depth) {
   return parseIn(text, 0, kMaxChainDepth, depth);
 }
 
-std::string expandPid(const std::string &path, int pid) {
-  std::string result;
-  for (size_t i = 0; i < path.size(); ++i) {
-    if (path[i] == '%' && i + 1 < path.size() && path[i + 1] == 'p') {
-      result += std::to_string(pid);
-      ++i;
-    } else {
-      result += path[i];
-    }
-  }
-  return result;
-}
-
 } // namespace msledger

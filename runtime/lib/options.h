@@ -30,9 +30,6 @@ struct Options {
   static std::string helpText();
 };
 
-/// Replaces every "%p" in `path` with the process id.
-std::string expandPid(const std::string &path, int pid);
-
 /// An exit status option's value: a whole number from 0 to 255 (what a
 /// process can exit with; 256 would read as 0, -1 as 255).
 bool parseExitCode(const std::string &text, int *code);

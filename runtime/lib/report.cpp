@@ -777,6 +777,8 @@ std::string formatJson(const ReportInput &input,
   root["tool"] = "msledger";
   root["format"] = 1;
   root["pid"] = input.pid;
+  root["ppid"] = input.parentPid;
+  root["rank"] = input.rank >= 0 ? json::value(input.rank) : nullptr;
   root["program"] = input.program;
   root["final"] = final;
   root["started_unix_ms"] = input.startUnixMs;

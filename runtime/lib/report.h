@@ -50,6 +50,8 @@ struct ReportInput {
   SiteTable sites;
   bool tracked[2] = {false, false}; // by Level
   int pid = 0;
+  int parentPid = 0;
+  int rank = -1;             // in a job of many processes (job.h); -1: none
   std::string program;       // the executable's path ("" if unknown)
   uint64_t startUnixMs = 0;  // when the ledger started
   uint64_t sinceStartMs = 0; // now

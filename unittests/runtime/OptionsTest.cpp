@@ -111,9 +111,3 @@ TEST(Options, HelpListsEveryOption) {
 #undef MSLEDGER_OPTION
   EXPECT_NE(help.find("exitcode (int, default 23)"), std::string::npos);
 }
-
-TEST(Options, ExpandsPid) {
-  EXPECT_EQ(expandPid("/tmp/log.%p", 42), "/tmp/log.42");
-  EXPECT_EQ(expandPid("%p-%p", 7), "7-7");
-  EXPECT_EQ(expandPid("100%", 7), "100%");
-}

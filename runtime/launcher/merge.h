@@ -1,0 +1,87 @@
+//===- merge.h - msledger merge: one report of a job's processes -*- C++
+//-*-===//
+//
+// Contract: readMergeInputs reads the JSON reports of a job's processes
+// (--json=FILE with %p or %r: one file each) and mergeReports combines them
+// into findings grouped by site, as --group-by-site does for one process:
+// the leaks of one level made through one API at one site and call chain
+// are one finding, with the total count and bytes and the count and bytes
+// of each process (by rank where it has one); resources and bad releases
+// likewise. A report written when its process started and never replaced
+// (`final` false: the process was killed, or exec()ed a program msledger
+// does not track) is not dropped: the merged report names the process.
+// The formatters only format; the launcher's `merge` command reads and
+// writes the files.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MSLEDGER_LAUNCHER_MERGE_H
+#define MSLEDGER_LAUNCHER_MERGE_H
+
+#include <boost/json.hpp>
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace msledger {
+
+/// One JSON report, parsed.
+struct MergeInput {
+  std::string path;
+  boost::json::object report;
+};
+
+/// Reads and parses `paths`; false with *error naming the first file that
+/// cannot be read or is not an msledger JSON report.
+bool readMergeInputs(const std::vector<std::string> &paths,
+                     std::vector<MergeInput> *inputs, std::string *error);
+
+/// A process of the job, as its report says.
+struct MergedProcess {
+  std::string path;
+  int pid = 0;
+  int rank = -1;
+  std::string program;
+  bool reported = false; // its report at exit (final) is there
+  uint64_t leakedBytes = 0, leaks = 0, resources = 0, errors = 0;
+};
+
+/// What one process contributed to a finding.
+struct Share {
+  uint64_t count = 0, bytes = 0;
+};
+
+/// Leaks, resources or bad releases at one site, over the whole job.
+struct MergedFinding {
+  std::string category; // "leak", "resource" or "error"
+  std::string kind;     // an error's kind ("double_release"), else ""
+  std::string level, family, callee, space;
+  boost::json::object site; // file, line, column, site_serial, function, chain
+  uint64_t count = 0, bytes = 0;
+  uint64_t firstSerial = 0;
+  std::map<size_t, Share> byProcess; // index into MergedJob::processes
+  boost::json::value acquired;       // an error's allocation, if any
+  boost::json::value previous;       // an error's earlier release, if any
+};
+
+struct MergedJob {
+  std::vector<MergedProcess> processes; // in rank order, then pid
+  std::vector<MergedFinding> findings;  // leaks, resources, errors; each
+                                        // category largest first
+};
+
+MergedJob mergeReports(const std::vector<MergeInput> &inputs);
+
+/// The text report: findings with their per-rank shares, then the
+/// processes that did not report.
+std::string formatMergedText(const MergedJob &job);
+/// The JSON report of the job (format in runtime/README.md).
+std::string formatMergedJson(const MergedJob &job);
+/// The SARIF log of the job (sarif.h), its files relative to `projectRoot`.
+std::string formatMergedSarif(const MergedJob &job,
+                              const std::string &projectRoot);
+
+} // namespace msledger
+
+#endif
