@@ -650,7 +650,8 @@ bool reviewJob(const std::string &dir, const std::map<int, int> &killed,
         signal != killed.end()
             ? "it was terminated by signal " + std::to_string(signal->second) +
                   " (" + signalName(signal->second) + ")"
-            : "it was killed, or exec()ed a program msledger does not track";
+            : "it was killed, ended without exit() (_exit, abort), or "
+              "exec()ed a program msledger does not track";
     note(msledger::expandPath(logFile, process.pid, process.rank),
          "====== ERROR: pid " + std::to_string(process.pid) + " (" +
              msledger::rankText(process.rank) + ", " + process.program +

@@ -369,8 +369,8 @@ std::string formatMergedText(const MergedJob &job) {
     unreported = true;
     out += std::string(kPrefix) + "ERROR: " + processName(process) + ", " +
            process.program +
-           ", did not report at exit: killed, or exec()ed a program msledger "
-           "does not track (" +
+           ", did not report at exit: killed, ended without exit() (_exit, "
+           "abort), or exec()ed a program msledger does not track (" +
            process.path + " is the report written when it started)\n";
   }
   if (job.findings.empty() && !unreported)

@@ -14,8 +14,8 @@
 //     "running" when its ledger starts (a forked child: at its first
 //     tracked allocation, so that fork-and-exec writes nothing), "exited"
 //     with its findings when it reports at exit. A process that never reaches
-//     its report -- killed, or replaced by exec() with a program msledger
-//     does not track -- stays "running"; exec() of a tracked program
+//     its report -- killed, ended by _exit() or abort(), or replaced by
+//     exec() with a program msledger does not track -- stays "running"; exec() of a tracked program
 //     rewrites the file under the same pid.
 //   * The launcher reads the directory when the job is over: the findings of
 //     every process, and the processes that did not report.
