@@ -1,0 +1,253 @@
+//===- sanitizer_hooks.cpp - msSanitizer's swapped-header functions -------===//
+//
+// A project built for msSanitizer includes its swapped acl.h, whose macros
+// turn aclrtMalloc(p, n, policy) into sanitizerRtMalloc(p, n, policy,
+// __FILE__, __LINE__) and the like, and links libascend_acl_hook.so. These
+// are msledger's definitions of those functions, with the same signatures:
+// each makes the ACL call it stands for, with the file and line as the
+// call's site. They are compiled into libmsledger_preload.so, so that under
+// the launcher they take the place of msSanitizer's own (nothing to rebuild
+// or relink), into libmsledger.so, and into msledger's libascend_acl_hook.so
+// (to link in place of msSanitizer's). __sanitizer_report_malloc / _free,
+// msSanitizer's manual reports of GM memory, are recorded too.
+//
+// A call reaches the ACL function the process would have called: the
+// interposer when the preload library is loaded (which records it with the
+// site, and attributes the driver calls it makes to the same site), else
+// the toolkit's own, and the event is recorded here. Copies and sets are
+// passed on as they are.
+//
+//===----------------------------------------------------------------------===//
+#include "acl/acl.h"
+#include "acl/ops/acl_dvpp.h"
+#include "msledger/msledger.h"
+
+#include <array>
+#include <cstdio>
+#include <cstring>
+#include <dlfcn.h>
+#include <map>
+#include <mutex>
+#include <string>
+#include <tuple>
+
+#define MSLEDGER_SANITIZER_HOOK                                                \
+  extern "C" __attribute__((visibility("default")))
+
+namespace {
+
+/// The site of `callee` called at `file`:`line`, made once and kept: the
+/// ledger holds on to sites. Its serial is a hash of the three, the same in
+/// every run.
+const msledger_site *siteAt(const char *callee, const char *file, int line) {
+  if (!file || !*file)
+    return nullptr;
+  static std::mutex mutex;
+  static auto *sites =
+      new std::map<std::tuple<std::string, int, std::string>, msledger_site>;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto key = std::make_tuple(std::string(file), line, std::string(callee));
+  auto found = sites->find(key);
+  if (found == sites->end()) {
+    uint64_t hash = 0xcbf29ce484222325ULL; // FNV-1a of file, line, callee
+    std::string text =
+        std::string(file) + ":" + std::to_string(line) + ":" + callee;
+    for (unsigned char c : text)
+      hash = (hash ^ c) * 0x100000001b3ULL;
+    msledger_site site{};
+    site.line = line > 0 ? static_cast<uint32_t>(line) : 0;
+    site.serial = hash;
+    found = sites->emplace(key, site).first;
+    // The strings of the key are the site's: a map never moves its nodes.
+    found->second.file = std::get<0>(found->first).c_str();
+    found->second.callee = std::get<2>(found->first).c_str();
+  }
+  return &found->second;
+}
+
+/// The function the application would call for `name`: the interposer if
+/// the preload library is loaded ahead of the toolkit, else the toolkit's.
+template <typename Function> Function resolve(const char *name) {
+  return reinterpret_cast<Function>(dlsym(RTLD_DEFAULT, name));
+}
+
+aclError missing(const char *name) {
+  fprintf(stderr, "msledger: %s is not in this process's libraries\n", name);
+  return ACL_ERROR_FEATURE_UNSUPPORTED;
+}
+
+/// An allocation through `name` at `file`:`line`.
+template <typename Call>
+aclError allocate(const char *name, msledger_space space, void **devPtr,
+                  size_t size, const char *file, int line, Call call) {
+  const msledger_site *site = siteAt(name, file, line);
+  int api = msledger_api_index(name);
+  if (msledger_api_interposed(api)) {
+    msledger_set_site(site);
+    return call();
+  }
+  aclError result = call();
+  if (result == ACL_SUCCESS && devPtr && *devPtr)
+    msledger_record_acquire(api, reinterpret_cast<uintptr_t>(*devPtr), size,
+                            space, site);
+  return result;
+}
+
+} // namespace
+
+MSLEDGER_SANITIZER_HOOK aclError sanitizerRtMalloc(void **devPtr, size_t size,
+                                                   aclrtMemMallocPolicy policy,
+                                                   char const *filename,
+                                                   int lineno) {
+  using Malloc = aclError (*)(void **, size_t, aclrtMemMallocPolicy);
+  static Malloc real = resolve<Malloc>("aclrtMalloc");
+  if (!real)
+    return missing("aclrtMalloc");
+  return allocate("aclrtMalloc", MSLEDGER_SPACE_GM, devPtr, size, filename,
+                  lineno, [&] { return real(devPtr, size, policy); });
+}
+
+MSLEDGER_SANITIZER_HOOK aclError
+sanitizerRtMallocCached(void **devPtr, size_t size, aclrtMemMallocPolicy policy,
+                        char const *filename, int lineno) {
+  using Malloc = aclError (*)(void **, size_t, aclrtMemMallocPolicy);
+  static Malloc real = resolve<Malloc>("aclrtMallocCached");
+  if (!real)
+    return missing("aclrtMallocCached");
+  return allocate("aclrtMallocCached", MSLEDGER_SPACE_GM, devPtr, size,
+                  filename, lineno, [&] { return real(devPtr, size, policy); });
+}
+
+MSLEDGER_SANITIZER_HOOK aclError sanitizerDvppMalloc(void **devPtr, size_t size,
+                                                     char const *filename,
+                                                     int lineno) {
+  using Malloc = aclError (*)(void **, size_t);
+  static Malloc real = resolve<Malloc>("acldvppMalloc");
+  if (!real)
+    return missing("acldvppMalloc");
+  return allocate("acldvppMalloc", MSLEDGER_SPACE_DVPP, devPtr, size, filename,
+                  lineno, [&] { return real(devPtr, size); });
+}
+
+MSLEDGER_SANITIZER_HOOK aclError sanitizerRtFree(void *devPtr,
+                                                 char const *filename,
+                                                 int lineno) {
+  using Free = aclError (*)(void *);
+  static Free real = resolve<Free>("aclrtFree");
+  if (!real)
+    return missing("aclrtFree");
+  const msledger_site *site = siteAt("aclrtFree", filename, lineno);
+  int api = msledger_api_index("aclrtFree");
+  if (msledger_api_interposed(api)) {
+    msledger_set_site(site);
+    return real(devPtr);
+  }
+  msledger_release state;
+  msledger_release_begin(api, reinterpret_cast<uintptr_t>(devPtr), site,
+                         &state);
+  aclError result = real(devPtr);
+  msledger_release_end(&state, result == ACL_SUCCESS);
+  return result;
+}
+
+MSLEDGER_SANITIZER_HOOK aclError sanitizerRtMemset(void *devPtr,
+                                                   size_t maxCount,
+                                                   int32_t value, size_t count,
+                                                   char const *, int) {
+  using Memset = aclError (*)(void *, size_t, int32_t, size_t);
+  static Memset real = resolve<Memset>("aclrtMemset");
+  return real ? real(devPtr, maxCount, value, count) : missing("aclrtMemset");
+}
+
+MSLEDGER_SANITIZER_HOOK aclError
+sanitizerRtMemsetAsync(void *devPtr, size_t maxCount, int32_t value,
+                       size_t count, aclrtStream stream, char const *, int) {
+  using Memset = aclError (*)(void *, size_t, int32_t, size_t, aclrtStream);
+  static Memset real = resolve<Memset>("aclrtMemsetAsync");
+  return real ? real(devPtr, maxCount, value, count, stream)
+              : missing("aclrtMemsetAsync");
+}
+
+MSLEDGER_SANITIZER_HOOK aclError sanitizerRtMemcpy(void *dst, size_t destMax,
+                                                   const void *src,
+                                                   size_t count,
+                                                   aclrtMemcpyKind kind,
+                                                   char const *, int) {
+  using Memcpy =
+      aclError (*)(void *, size_t, const void *, size_t, aclrtMemcpyKind);
+  static Memcpy real = resolve<Memcpy>("aclrtMemcpy");
+  return real ? real(dst, destMax, src, count, kind) : missing("aclrtMemcpy");
+}
+
+MSLEDGER_SANITIZER_HOOK aclError sanitizerRtMemcpyAsync(
+    void *dst, size_t destMax, const void *src, size_t count,
+    aclrtMemcpyKind kind, aclrtStream stream, char const *, int) {
+  using Memcpy = aclError (*)(void *, size_t, const void *, size_t,
+                              aclrtMemcpyKind, aclrtStream);
+  static Memcpy real = resolve<Memcpy>("aclrtMemcpyAsync");
+  return real ? real(dst, destMax, src, count, kind, stream)
+              : missing("aclrtMemcpyAsync");
+}
+
+MSLEDGER_SANITIZER_HOOK aclError sanitizerRtMemcpy2d(
+    void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+    size_t height, aclrtMemcpyKind kind, char const *, int) {
+  using Memcpy2d = aclError (*)(void *, size_t, const void *, size_t, size_t,
+                                size_t, aclrtMemcpyKind);
+  static Memcpy2d real = resolve<Memcpy2d>("aclrtMemcpy2d");
+  return real ? real(dst, dpitch, src, spitch, width, height, kind)
+              : missing("aclrtMemcpy2d");
+}
+
+MSLEDGER_SANITIZER_HOOK aclError sanitizerRtMemcpy2dAsync(
+    void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+    size_t height, aclrtMemcpyKind kind, aclrtStream stream, char const *,
+    int) {
+  using Memcpy2d = aclError (*)(void *, size_t, const void *, size_t, size_t,
+                                size_t, aclrtMemcpyKind, aclrtStream);
+  static Memcpy2d real = resolve<Memcpy2d>("aclrtMemcpy2dAsync");
+  return real ? real(dst, dpitch, src, spitch, width, height, kind, stream)
+              : missing("aclrtMemcpy2dAsync");
+}
+
+namespace {
+
+/// The API msSanitizer's manual reports are recorded as: GM memory of its
+/// own family (its release through aclrtFree is a mismatched free).
+int reportedApi(bool release) {
+  static const std::array<int, 2> indices = [] {
+    msledger_api_description alloc{};
+    alloc.name = "sanitizerReportMalloc";
+    alloc.role = "alloc";
+    alloc.family = "sanitizer reported memory";
+    alloc.display = "memory reported by sanitizerReportMalloc";
+    alloc.level = "cann";
+    alloc.kind = "memory";
+    alloc.space = "GM";
+    alloc.name_space = "memory";
+    alloc.handle_is_address = 1;
+    alloc.has_handle = 1;
+    msledger_api_description free = alloc;
+    free.name = "sanitizerReportFree";
+    free.role = "free";
+    return std::array<int, 2>{msledger_register_api(&alloc),
+                              msledger_register_api(&free)};
+  }();
+  return indices[release ? 1 : 0];
+}
+
+} // namespace
+
+MSLEDGER_SANITIZER_HOOK void __sanitizer_report_malloc(void *ptr,
+                                                       uint64_t size) {
+  int api = reportedApi(false);
+  if (api >= 0 && ptr)
+    msledger_record_acquire(api, reinterpret_cast<uintptr_t>(ptr), size,
+                            MSLEDGER_SPACE_GM, nullptr);
+}
+
+MSLEDGER_SANITIZER_HOOK void __sanitizer_report_free(void *ptr) {
+  int api = reportedApi(true);
+  if (api >= 0 && ptr)
+    msledger_record_release(api, reinterpret_cast<uintptr_t>(ptr), 1, nullptr);
+}
