@@ -17,6 +17,9 @@ namespace msledger {
 
 namespace {
 
+/// The handle of a function recorded by its callee that names none.
+const json::value kNoHandle = json::object{{"from", "none"}};
+
 std::string trim(const std::string &text) {
   size_t begin = text.find_first_not_of(" \t\n");
   if (begin == std::string::npos)
@@ -234,7 +237,17 @@ public:
                   kindName(family->kind) + " family '" + familyName +
                   "' (memory: alloc/free, resource: acquire/release)");
 
+    std::string recordedBy;
+    if (!string(*object, "recorded_by", what, &recordedBy, false))
+      return false;
+    if (!recordedBy.empty() && recordedBy != "callee")
+      return fail(what + ": recorded_by must be \"callee\", not \"" +
+                  recordedBy + "\"");
+    function.recordedByCallee = recordedBy == "callee";
+
     const json::value *handleValue = object->if_contains("handle");
+    if (!handleValue && function.recordedByCallee)
+      handleValue = &kNoHandle;
     if (!handleValue)
       return fail(what + ": missing \"handle\"");
     const json::object *handle =
@@ -274,7 +287,8 @@ public:
       if (isPointerType(function.params[function.sizeParam].type))
         return fail(what + ": size parameter \"" + param +
                     "\" is a pointer; the size is a number passed in");
-    } else if (family->kind == Kind::Memory && isAcquiring(function.role)) {
+    } else if (family->kind == Kind::Memory && isAcquiring(function.role) &&
+               !function.recordedByCallee) {
       return fail(what + ": an allocation needs a \"size\"");
     }
     if (const json::value *deviceValue = object->if_contains("device"))
@@ -339,7 +353,8 @@ public:
                       "space flag parameter", &function.spaceFlagParam, &param))
         return false;
 
-    if (isAcquiring(function.role) && function.handleFrom == HandleFrom::None)
+    if (isAcquiring(function.role) && function.handleFrom == HandleFrom::None &&
+        !function.recordedByCallee)
       family->hasHandle = false;
     functions.push_back(std::move(function));
     return true;

@@ -170,6 +170,11 @@ struct Function {
   // struct it points to ("location.id").
   int memoryDeviceParam = -1;
   std::string memoryDeviceMember;
+  // "recorded_by": "callee": the function records its events itself (an
+  // mstx call, which an injection library of msledger's receives): there is
+  // no interposer, a rewritten call only names its site for it, and it needs
+  // no handle or size.
+  bool recordedByCallee = false;
 
   /// "aclError aclrtMalloc(void **devPtr, size_t size, ...)"
   std::string signature() const;

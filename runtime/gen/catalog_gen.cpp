@@ -81,12 +81,14 @@ std::string table(const Catalog &catalog, const std::string &source) {
          catalog.families()[i].implicitReleases)
       out << "MSLEDGER_IMPLICIT_RELEASE(" << i << ", " << release.functionIndex
           << ", " << (release.perDevice ? "true" : "false") << ")\n";
-  out << "// MSLEDGER_FUNCTION(index, name, role, family, deviceArgument)\n";
+  out << "// MSLEDGER_FUNCTION(index, name, role, family, deviceArgument, "
+         "recordedByCallee)\n";
   for (size_t i = 0; i < catalog.functions().size(); ++i) {
     const Function &f = catalog.functions()[i];
     out << "MSLEDGER_FUNCTION(" << i << ", \"" << f.name << "\", "
         << roleEnum(f.role) << ", " << f.family << ", "
-        << (f.deviceParam >= 0 ? "true" : "false") << ")\n";
+        << (f.deviceParam >= 0 ? "true" : "false") << ", "
+        << (f.recordedByCallee ? "true" : "false") << ")\n";
   }
   for (const char *kind : kinds)
     out << "#undef " << kind << "\n";
@@ -122,6 +124,8 @@ std::string interposers(const Catalog &catalog, const std::string &source) {
   out << "#include \"interpose.h\"\n\n";
   for (size_t i = 0; i < catalog.functions().size(); ++i) {
     const Function &f = catalog.functions()[i];
+    if (f.recordedByCallee)
+      continue; // inline in the application (mstx): nothing to interpose
     std::string types, names;
     std::vector<std::string> args;
     for (size_t p = 0; p < f.params.size(); ++p) {

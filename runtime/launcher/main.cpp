@@ -65,6 +65,9 @@ void usage(FILE *out) {
       "\n"
       "  -v, --version   print the version\n"
       "  -h, --help      print this help\n"
+      "  -t memcheck, --tool=memcheck   accepted as msSanitizer takes it "
+      "(memcheck is\n"
+      "                  what msledger does)\n"
       "\n"
       "Options: the flag (msSanitizer's spelling where it has one), and the "
       "name\n"
@@ -361,6 +364,7 @@ int timelineCommand(int argc, char **argv) {
              "snapshots or a journal");
   std::string out = argv[2], source = argv[3], error;
   std::vector<msledger::Series> series;
+  std::vector<msledger::Interval> intervals;
   std::string title, xLabel;
   struct stat st;
   if (stat(source.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
@@ -373,6 +377,7 @@ int timelineCommand(int argc, char **argv) {
       return 1;
     }
     series = msledger::seriesFromSnapshots(*snapshots, 5);
+    intervals = msledger::intervalsFromSnapshots(*snapshots);
     title = "Live memory, " + source;
     xLabel = "seconds since the ledger started";
   } else {
@@ -390,7 +395,8 @@ int timelineCommand(int argc, char **argv) {
     xLabel = "event serial number";
   }
   if (!msledger::writeTextFileAtomically(
-          out, msledger::timelineHtml(series, title, xLabel), &error)) {
+          out, msledger::timelineHtml(series, title, xLabel, intervals),
+          &error)) {
     fprintf(stderr, "msledger: %s\n", error.c_str());
     return 1;
   }
@@ -517,6 +523,18 @@ void checkValue(const std::string &name, const std::string &option,
     badUsage(name + " needs a value: " + name + "=" + flag.value);
 }
 
+/// msSanitizer's --tool: memcheck is what msledger does; the others check
+/// AI Core kernels, which msledger does not run.
+void checkTool(const std::string &tool) {
+  if (tool == "memcheck")
+    return;
+  if (tool == "racecheck" || tool == "initcheck" || tool == "synccheck")
+    badUsage("--tool=" + tool +
+             " checks AI Core kernels; msledger checks the memory and "
+             "resources of the CANN stack (memcheck) only");
+  badUsage("--tool expects memcheck, not '" + tool + "'");
+}
+
 /// One flag, "--name=value" or a bare boolean "--name", into `out`.
 void readFlag(const std::string &arg, LaunchOptions &out) {
   size_t equals = arg.find('=');
@@ -585,6 +603,11 @@ void setEnvironment(const LaunchOptions &launch) {
     preload += std::string(":") + existing;
   setenv("MSLEDGER_OPTIONS", combined.c_str(), 1);
   setenv("LD_PRELOAD", preload.c_str(), 1);
+  // mstx annotations (a project's memory pools) reach the ledger: libmsledger
+  // is the mstx injection library (runtime/lib/mstx_injection.cpp).
+  std::string ledger = libraryPath();
+  ledger = ledger.substr(0, ledger.rfind('/')) + "/libmsledger.so";
+  setenv("MSTX_INJECTION_PATH", ledger.c_str(), 1);
 }
 
 /// The job's directory (job.h): made before the application starts, removed
@@ -757,6 +780,15 @@ int main(int argc, char **argv) {
     if (arg == "-v" || arg == "--version") {
       printf("msledger %s\n", kVersion);
       return 0;
+    }
+    // msSanitizer's tool choice, as its users type it: msledger is its
+    // memcheck of the CANN stack.
+    if (arg == "-t" || arg == "--tool" || arg.rfind("--tool=", 0) == 0) {
+      std::string tool = arg.rfind("--tool=", 0) == 0 ? arg.substr(7)
+                         : first + 1 < argc           ? argv[++first]
+                                                      : "";
+      checkTool(tool);
+      continue;
     }
     readFlag(arg, launch);
   }

@@ -106,6 +106,24 @@ std::optional<Snapshot> parseSnapshot(const std::string &text,
     merged.bytes += entry.bytes; // one site, several memory spaces
     merged.count += entry.count;
   }
+  if (const json::value *annotations = object->if_contains("annotations"))
+    if (annotations->is_array())
+      for (const json::value &value : annotations->as_array())
+        if (const json::object *a = value.if_object()) {
+          Snapshot::Annotation entry;
+          const json::value *message = a->if_contains("message");
+          const json::value *kind = a->if_contains("kind");
+          const json::value *end = a->if_contains("end_ms");
+          entry.message = message && message->is_string()
+                              ? std::string(message->as_string())
+                              : "";
+          entry.range =
+              kind && kind->is_string() && kind->as_string() == "range";
+          entry.startMs = static_cast<double>(number(*a, "start_ms"));
+          if (end && end->is_number())
+            entry.endMs = end->to_number<double>();
+          snapshot.annotations.push_back(std::move(entry));
+        }
   const json::value *totals = object->if_contains("totals");
   if (totals && totals->is_object())
     for (const auto &level : totals->as_object()) {

@@ -40,6 +40,16 @@ struct Snapshot {
   /// Live device memory (GM, DVPP) per level and device; device -1: not
   /// known (a ledger linked in without its interposers).
   std::map<std::string, std::map<int, uint64_t>> deviceBytes;
+  /// The application's mstx marks and ranges so far (each snapshot holds
+  /// all of them), in ms since the ledger started; end -1: a mark, or a
+  /// range not ended yet.
+  struct Annotation {
+    std::string message;
+    bool range = false;
+    double startMs = 0;
+    double endMs = -1;
+  };
+  std::vector<Annotation> annotations;
 };
 
 std::optional<Snapshot> parseSnapshot(const std::string &text,

@@ -169,8 +169,25 @@ std::vector<Series> seriesFromJournal(const JournalContents &journal,
   return pickTop(sites, std::move(totalSeries), top);
 }
 
+std::vector<Interval>
+intervalsFromSnapshots(const std::vector<Snapshot> &series) {
+  std::vector<Interval> intervals;
+  if (series.empty())
+    return intervals;
+  // Each snapshot holds every annotation so far: the latest has them all.
+  const Snapshot *latest = &series.front();
+  for (const Snapshot &snapshot : series)
+    if (snapshot.timeMs >= latest->timeMs)
+      latest = &snapshot;
+  for (const Snapshot::Annotation &a : latest->annotations)
+    intervals.push_back({a.message, a.startMs / 1000,
+                         a.endMs < 0 ? -1 : a.endMs / 1000, a.range});
+  return intervals;
+}
+
 std::string timelineHtml(const std::vector<Series> &series,
-                         const std::string &title, const std::string &xLabel) {
+                         const std::string &title, const std::string &xLabel,
+                         const std::vector<Interval> &intervals) {
   static const char *const colours[] = {"#222222", "#d62728", "#1f77b4",
                                         "#2ca02c", "#ff7f0e", "#9467bd",
                                         "#8c564b", "#e377c2"};
@@ -209,6 +226,28 @@ std::string timelineHtml(const std::vector<Series> &series,
     svg += "<text class=\"tick\" x=\"" + number(px(x)) + "\" y=\"" +
            number(height - bottom + 18) + "\" text-anchor=\"middle\">" +
            number(x) + "</text>\n";
+  }
+  // The application's marks and ranges, under the series.
+  for (size_t i = 0; i < intervals.size(); ++i) {
+    const Interval &a = intervals[i];
+    double x1 = px(std::clamp(a.start, minX, maxX));
+    double x2 =
+        a.range ? px(a.end < 0 ? maxX : std::clamp(a.end, minX, maxX)) : x1;
+    double labelY = top + 12 + static_cast<double>(i % 4) * 14;
+    svg += "<g class=\"annotation " + std::string(a.range ? "range" : "mark") +
+           "\" data-label=\"" + escape(a.label) + "\">\n<title>" +
+           escape(a.label) + "</title>\n";
+    if (a.range)
+      svg += "<rect x=\"" + number(x1) + "\" y=\"" + number(top) +
+             "\" width=\"" + number(std::max(1.0, x2 - x1)) + "\" height=\"" +
+             number(height - top - bottom) +
+             "\" fill=\"#9467bd\" fill-opacity=\"0.12\"/>\n";
+    else
+      svg += "<line x1=\"" + number(x1) + "\" x2=\"" + number(x1) + "\" y1=\"" +
+             number(top) + "\" y2=\"" + number(height - bottom) +
+             "\" stroke=\"#9467bd\" stroke-dasharray=\"4 3\"/>\n";
+    svg += "<text class=\"tick\" x=\"" + number(x1 + 3) + "\" y=\"" +
+           number(labelY) + "\">" + escape(a.label) + "</text>\n</g>\n";
   }
   svg += "<text class=\"label\" x=\"" + number((left + width) / 2) + "\" y=\"" +
          number(height - 8) + "\" text-anchor=\"middle\">" + escape(xLabel) +

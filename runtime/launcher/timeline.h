@@ -33,8 +33,21 @@ std::vector<Series> seriesFromSnapshots(const std::vector<Snapshot> &series,
 std::vector<Series> seriesFromJournal(const JournalContents &journal,
                                       size_t top, size_t samples);
 
+/// A labelled moment (mark) or interval (range, `end` < 0: not ended) on
+/// the x axis, the application's mstx annotations.
+struct Interval {
+  std::string label;
+  double start = 0;
+  double end = -1;
+  bool range = false;
+};
+/// The annotations of the snapshots, in the series' x units (seconds).
+std::vector<Interval>
+intervalsFromSnapshots(const std::vector<Snapshot> &series);
+
 std::string timelineHtml(const std::vector<Series> &series,
-                         const std::string &title, const std::string &xLabel);
+                         const std::string &title, const std::string &xLabel,
+                         const std::vector<Interval> &intervals = {});
 
 } // namespace msledger
 

@@ -27,8 +27,9 @@ const FamilyInfo kFamilies[] = {
 const size_t kFamilyCount = sizeof(kFamilies) / sizeof(kFamilies[0]);
 
 const ApiInfo kApis[] = {
-#define MSLEDGER_FUNCTION(index, name, role, family, deviceArgument)           \
-  {name, role, family, deviceArgument},
+#define MSLEDGER_FUNCTION(index, name, role, family, deviceArgument,           \
+                          recordedByCallee)                                    \
+  {name, role, family, deviceArgument, recordedByCallee},
 #include "catalog_table.inc"
 };
 const size_t kApiCount = sizeof(kApis) / sizeof(kApis[0]);

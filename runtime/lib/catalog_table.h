@@ -34,8 +34,9 @@ struct ApiInfo {
   const char *name;
   Role role;
   uint16_t family;
-  bool deviceArgument; // passes the device of a per-device handle (else the
-                       // ledger asks for the current device)
+  bool deviceArgument;   // passes the device of a per-device handle (else the
+                         // ledger asks for the current device)
+  bool recordedByCallee; // records its own events (mstx): no interposer
 };
 
 /// A call that releases a family's live handles without naming them

@@ -30,12 +30,22 @@ std::atomic<uint8_t> Interposed[1024];
 
 void setPendingSite(const msledger_site *site) { PendingSite = site; }
 
+const msledger_site *takePendingSite() {
+  const msledger_site *site = PendingSite;
+  PendingSite = nullptr;
+  return site;
+}
+
 bool apiInterposed(unsigned api) {
   // Only the built-in catalog has interposers: registered APIs (indices from
   // kApiCount up) never reach one, and need no lookup. The bound on
   // Interposed is then independent of how many APIs may be registered.
   if (api >= kApiCount || api >= std::size(Interposed))
     return false;
+  // An mstx call reaches msledger through the mstx injection, which takes
+  // the site a rewritten call names (takePendingSite) and records the events.
+  if (kApis[api].recordedByCallee)
+    return true;
   uint8_t known = Interposed[api].load(std::memory_order_relaxed);
   if (known)
     return known == 1;

@@ -86,6 +86,9 @@ private:
 
 /// Sets the site of the next catalog call on this thread (msledger_set_site).
 void setPendingSite(const msledger_site *site);
+/// The site a rewritten call named for the call in progress, taken (for a
+/// callee that records its own events: the mstx injection).
+const msledger_site *takePendingSite();
 /// Whether the application's calls to `api` reach the interposer of
 /// libmsledger_preload.so (loaded by the launcher or LD_PRELOAD).
 bool apiInterposed(unsigned api);

@@ -522,6 +522,57 @@ void Ledger::unregisterHeap(uintptr_t heap) {
     Heaps[heap - 1].live = false;
 }
 
+bool Ledger::heapRange(uintptr_t heap, uint64_t *base, uint64_t *size) const {
+  std::lock_guard<std::mutex> lock(HeapMutex);
+  if (heap < 1 || heap > Heaps.size() || !Heaps[heap - 1].live)
+    return false;
+  *base = Heaps[heap - 1].base;
+  *size = Heaps[heap - 1].size;
+  return true;
+}
+
+void Ledger::warn(const std::string &text) {
+  write("====== WARNING: " + text + "\n");
+}
+
+void Ledger::mark(const std::string &message) {
+  std::lock_guard<std::mutex> lock(AnnotationMutex);
+  if (Annotations.size() >= kMaxAnnotations) {
+    ++DroppedAnnotations;
+    return;
+  }
+  Annotation mark;
+  mark.message = message;
+  mark.startMs = nowNs() / 1000000;
+  Annotations.push_back(std::move(mark));
+}
+
+uint64_t Ledger::rangeStart(const std::string &message) {
+  std::lock_guard<std::mutex> lock(AnnotationMutex);
+  static uint64_t nextId = 0;
+  uint64_t id = ++nextId;
+  if (Annotations.size() >= kMaxAnnotations) {
+    ++DroppedAnnotations;
+    return id;
+  }
+  Annotation range;
+  range.message = message;
+  range.range = true;
+  range.startMs = nowNs() / 1000000;
+  range.id = id;
+  Annotations.push_back(std::move(range));
+  return id;
+}
+
+void Ledger::rangeEnd(uint64_t id) {
+  std::lock_guard<std::mutex> lock(AnnotationMutex);
+  for (auto it = Annotations.rbegin(); it != Annotations.rend(); ++it)
+    if (it->range && it->id == id && it->endMs < 0) {
+      it->endMs = static_cast<int64_t>(nowNs() / 1000000);
+      return;
+    }
+}
+
 bool Ledger::inHeap(uintptr_t heap, uint64_t address, uint64_t size) const {
   std::lock_guard<std::mutex> lock(HeapMutex);
   if (heap < 1 || heap > Heaps.size() || !Heaps[heap - 1].live)
@@ -593,6 +644,8 @@ ReportInput Ledger::reportInput() const {
   };
   for (Level level : {Level::Device, Level::Cann})
     input.implicit[static_cast<int>(level)] = implicitReleases(level);
+  std::lock_guard<std::mutex> lock(AnnotationMutex);
+  input.annotations = Annotations;
   return input;
 }
 
@@ -725,6 +778,7 @@ size_t Ledger::memoryBytes() const {
 void Ledger::forkPrepare() {
   OutputMutex.lock();
   HeapMutex.lock();
+  AnnotationMutex.lock();
   ErrorMutex.lock();
   ClockMutex.lock();
   Tables[0].lockAll();
@@ -736,6 +790,7 @@ void Ledger::forkParent() {
   Tables[0].unlockAll();
   ClockMutex.unlock();
   ErrorMutex.unlock();
+  AnnotationMutex.unlock();
   HeapMutex.unlock();
   OutputMutex.unlock();
 }

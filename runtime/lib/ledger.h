@@ -82,6 +82,15 @@ struct ImplicitReleaseEvent {
   FreedRecord release; // the call that released it
 };
 
+/// An mstx mark (a moment) or range (an interval) the application named.
+struct Annotation {
+  std::string message;
+  bool range = false;
+  uint64_t startMs = 0; // since the ledger started
+  int64_t endMs = -1;   // a range's end; -1: a mark, or not ended yet
+  uint64_t id = 0;      // a range's id
+};
+
 /// A release between its two halves: taken from the table before the real
 /// call, settled after it.
 struct PendingRelease {
@@ -154,6 +163,16 @@ public:
   // Memory pools (msledger_heap_register): a heap is an index + 1.
   uintptr_t registerHeap(uint64_t base, uint64_t size);
   void unregisterHeap(uintptr_t heap);
+  /// The base and size of a registered heap; false if it is not one.
+  bool heapRange(uintptr_t heap, uint64_t *base, uint64_t *size) const;
+
+  /// "====== WARNING: `text`" on the report's log.
+  void warn(const std::string &text);
+  // Annotations (mstx marks and ranges), shown in snapshots and timelines.
+  void mark(const std::string &message);
+  /// A range's id (never 0), for rangeEnd.
+  uint64_t rangeStart(const std::string &message);
+  void rangeEnd(uint64_t id);
   /// Whether [address, address + size) lies in the registered `heap`.
   bool inHeap(uintptr_t heap, uint64_t address, uint64_t size) const;
 
@@ -237,6 +256,12 @@ private:
   };
   mutable std::mutex HeapMutex;
   std::vector<Heap> Heaps;
+
+  // At most kMaxAnnotations; later ones are counted, not kept.
+  static constexpr size_t kMaxAnnotations = 10000;
+  mutable std::mutex AnnotationMutex;
+  std::vector<Annotation> Annotations;
+  uint64_t DroppedAnnotations = 0;
 
   // (serial counter, time) samples taken every 10 ms by a clock thread, so
   // that events carry timestamps without reading a clock on the hot path.

@@ -707,6 +707,16 @@ std::string formatSnapshot(const ReportInput &input,
   }
   root["sites"] = std::move(sites);
   root["totals"] = std::move(totals);
+  json::array annotations;
+  for (const Annotation &a : input.annotations) {
+    json::object out{{"kind", a.range ? "range" : "mark"},
+                     {"message", a.message},
+                     {"start_ms", a.startMs}};
+    if (a.range)
+      out["end_ms"] = a.endMs >= 0 ? json::value(a.endMs) : nullptr;
+    annotations.push_back(std::move(out));
+  }
+  root["annotations"] = std::move(annotations);
   return json::serialize(root) + "\n";
 }
 

@@ -58,6 +58,7 @@ struct ReportInput {
   /// When `serial` happened, in nanoseconds since the start.
   std::function<uint64_t(uint64_t serial)> timeOfSerialNs;
   std::vector<ImplicitReleaseEvent> implicit[2]; // by Level, in order
+  std::vector<Annotation> annotations;           // in the order started
 };
 
 /// What starts a line of a call chain in every report.

@@ -261,6 +261,46 @@ TEST(Catalog, AnAllocationNeedsASize) {
   EXPECT_EQ(error, "/nonexistent/catalog.json: cannot read the catalog");
 }
 
+TEST(Catalog, AFunctionRecordedByItsCalleeNeedsNoHandleOrSize) {
+  // mstx's batch calls: the injection library records each region itself.
+  std::string text =
+      R"json({"version": 1, "families": [{"name": "pool", "level": "cann",
+      "kind": "memory", "display": "pool memory", "space": "GM"}], "functions": [
+      {"signature": "void regionsRegister(const struct batch *b)", "role": "alloc",
+       "family": "pool", "recorded_by": "callee", "success": {"always": true}},
+      {"signature": "int poolFree(void *p)", "role": "free", "family": "pool",
+       "handle": {"from": "param", "param": "p"}, "success": {"equals": 0}}]})json";
+  std::string error;
+  std::optional<Catalog> catalog = Catalog::parse(text, "test.json", &error);
+  ASSERT_TRUE(catalog) << error;
+  const Function *batch = catalog->findFunction("regionsRegister");
+  ASSERT_NE(batch, nullptr);
+  EXPECT_TRUE(batch->recordedByCallee);
+  EXPECT_EQ(batch->handleFrom, HandleFrom::None);
+  EXPECT_TRUE(catalog->familyOf(*batch).hasHandle)
+      << "the family's handles are still addresses";
+  EXPECT_FALSE(catalog->findFunction("poolFree")->recordedByCallee);
+  std::string wrong = text;
+  wrong.replace(wrong.find("\"callee\""), 8, "\"caller\"");
+  EXPECT_TRUE(mentions(parseError(wrong),
+                       "function 'regionsRegister': recorded_by must be "
+                       "\"callee\", not \"caller\""));
+}
+
+TEST(Catalog, TheMstxPoolCallsAreRecordedByTheirCallee) {
+  std::string error;
+  std::optional<Catalog> catalog = Catalog::load(MSLEDGER_CATALOG_PATH, &error);
+  ASSERT_TRUE(catalog) << error;
+  for (const char *name :
+       {"mstxMemHeapRegister", "mstxMemHeapUnregister",
+        "mstxMemRegionsRegister", "mstxMemRegionsUnregister"}) {
+    const Function *f = catalog->findFunction(name);
+    ASSERT_NE(f, nullptr) << name;
+    EXPECT_TRUE(f->recordedByCallee) << name;
+  }
+  EXPECT_FALSE(catalog->findFunction("aclrtMalloc")->recordedByCallee);
+}
+
 namespace {
 
 /// A pool family with these fields, an allocation and a free with these.
