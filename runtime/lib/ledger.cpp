@@ -535,32 +535,37 @@ void Ledger::warn(const std::string &text) {
   write("====== WARNING: " + text + "\n");
 }
 
-void Ledger::mark(const std::string &message) {
-  std::lock_guard<std::mutex> lock(AnnotationMutex);
-  if (Annotations.size() >= kMaxAnnotations) {
-    ++DroppedAnnotations;
-    return;
+bool Ledger::annotate(Annotation annotation) {
+  bool full;
+  {
+    std::lock_guard<std::mutex> lock(AnnotationMutex);
+    full = Annotations.size() >= kMaxAnnotations;
+    if (!full)
+      Annotations.push_back(std::move(annotation));
   }
+  // Said once, outside the lock (fork takes the output's lock first).
+  if (full && !AnnotationsFullWarned.exchange(true))
+    warn("more than " + std::to_string(kMaxAnnotations) +
+         " mstx marks and ranges: later ones are not kept");
+  return !full;
+}
+
+void Ledger::mark(const std::string &message) {
   Annotation mark;
   mark.message = message;
   mark.startMs = nowNs() / 1000000;
-  Annotations.push_back(std::move(mark));
+  annotate(std::move(mark));
 }
 
 uint64_t Ledger::rangeStart(const std::string &message) {
-  std::lock_guard<std::mutex> lock(AnnotationMutex);
-  static uint64_t nextId = 0;
-  uint64_t id = ++nextId;
-  if (Annotations.size() >= kMaxAnnotations) {
-    ++DroppedAnnotations;
-    return id;
-  }
+  static std::atomic<uint64_t> nextId{0};
   Annotation range;
   range.message = message;
   range.range = true;
   range.startMs = nowNs() / 1000000;
-  range.id = id;
-  Annotations.push_back(std::move(range));
+  range.id = ++nextId;
+  uint64_t id = range.id;
+  annotate(std::move(range));
   return id;
 }
 

@@ -257,11 +257,13 @@ private:
   mutable std::mutex HeapMutex;
   std::vector<Heap> Heaps;
 
-  // At most kMaxAnnotations; later ones are counted, not kept.
+  // At most kMaxAnnotations; later ones are not kept (said once).
   static constexpr size_t kMaxAnnotations = 10000;
   mutable std::mutex AnnotationMutex;
   std::vector<Annotation> Annotations;
-  uint64_t DroppedAnnotations = 0;
+  std::atomic<bool> AnnotationsFullWarned{false};
+  /// Keeps `annotation` unless there are kMaxAnnotations already.
+  bool annotate(Annotation annotation);
 
   // (serial counter, time) samples taken every 10 ms by a clock thread, so
   // that events carry timestamps without reading a clock on the hot path.

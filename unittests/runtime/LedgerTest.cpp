@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "ledger.h"
 #include "interpose.h"
+#include "report.h"
 
 #include <gtest/gtest.h>
 
@@ -248,4 +249,24 @@ void fillChainsThenSites() {
 TEST(LedgerDeathTest, FullSiteAndChainTablesAreEachSaid) {
   EXPECT_EXIT(fillChainsThenSites(), ::testing::ExitedWithCode(0),
               "too many call chains.*too many call sites");
+}
+
+TEST(Ledger, AnnotationsAreKeptInOrderUpToTheirLimit) {
+  Ledger &ledger = Ledger::get();
+  uint64_t phase = ledger.rangeStart("phase");
+  ledger.mark("moment");
+  ledger.rangeEnd(phase);
+  std::vector<Annotation> kept = ledger.reportInput().annotations;
+  ASSERT_GE(kept.size(), 2u);
+  const Annotation &range = kept[kept.size() - 2];
+  EXPECT_TRUE(range.range);
+  EXPECT_EQ(range.message, "phase");
+  EXPECT_GE(range.endMs, static_cast<int64_t>(range.startMs));
+  EXPECT_FALSE(kept.back().range);
+  EXPECT_EQ(kept.back().message, "moment");
+  for (int i = 0; i < 10001; ++i)
+    ledger.mark("flood");
+  EXPECT_EQ(ledger.reportInput().annotations.size(), 10000u)
+      << "later ones are not kept";
+  EXPECT_NE(ledger.rangeStart("after the limit"), 0u) << "ids still given";
 }
