@@ -42,13 +42,15 @@ bool apiInterposed(unsigned api) {
   // Interposed is then independent of how many APIs may be registered.
   if (api >= kApiCount || api >= std::size(Interposed))
     return false;
-  // An mstx call reaches msledger through the mstx injection, which takes
-  // the site a rewritten call names (takePendingSite) and records the events.
-  if (kApis[api].recordedByCallee)
-    return true;
   uint8_t known = Interposed[api].load(std::memory_order_relaxed);
   if (known)
     return known == 1;
+  // An mstx call reaches msledger through the mstx injection, which takes
+  // the site a rewritten call names (takePendingSite) and records the events.
+  if (kApis[api].recordedByCallee) {
+    Interposed[api].store(1, std::memory_order_relaxed);
+    return true;
+  }
   // Interposed if the application's lookup finds the preload library's
   // definition (it is loaded, and ahead of the API's own library). Looked up
   // once per API: libraries loaded later do not change the answer.
