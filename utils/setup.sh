@@ -15,6 +15,8 @@ packages=(
   clang-19 libclang-19-dev libclang-cpp19-dev libclang-common-19-dev llvm-19-dev llvm-19-tools
   libboost-json1.81-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  # The peers utils/benchmarks/peers.py measures msledger against.
+  valgrind heaptrack libclang-rt-19-dev
 )
 
 sudo=""

@@ -1,0 +1,60 @@
+/*
+ * peer_loop.c: the loop utils/benchmarks/peers.py times under each leak
+ * checker: PAIRS allocations of SIZE bytes, each freed at once, timed from
+ * inside the process (so start-up and the checkers' exit reports are not
+ * counted). Prints "ns_per_pair N". Host memory (malloc/free) by default;
+ * with -DPEER_ACL, device memory through aclrtMalloc/aclrtFree on the
+ * (simulated) toolkit.
+ *
+ *   peer_loop [PAIRS] [SIZE]
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#ifdef PEER_ACL
+#include "acl/acl.h"
+#endif
+
+static double nowNs(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
+}
+
+/* One pair; the pointer escapes, so the compiler cannot drop the pair. */
+static void pair(size_t size) {
+  void *p = NULL;
+#ifdef PEER_ACL
+  aclrtMalloc(&p, size, ACL_MEM_MALLOC_HUGE_FIRST);
+  __asm__ volatile("" : : "r"(p) : "memory");
+  aclrtFree(p);
+#else
+  p = malloc(size);
+  __asm__ volatile("" : : "r"(p) : "memory");
+  free(p);
+#endif
+}
+
+int main(int argc, char **argv) {
+  long pairs = argc > 1 ? atol(argv[1]) : 1000000;
+  size_t size = argc > 2 ? (size_t)atol(argv[2]) : 64;
+  if (pairs <= 0 || size == 0)
+    return 2;
+#ifdef PEER_ACL
+  if (aclInit(NULL) != ACL_SUCCESS || aclrtSetDevice(0) != ACL_SUCCESS)
+    return 1;
+#endif
+  for (long i = 0; i < pairs / 10 + 10000; ++i) /* warm up: first stacks */
+    pair(size);
+  double start = nowNs();
+  for (long i = 0; i < pairs; ++i)
+    pair(size);
+  double elapsed = nowNs() - start;
+#ifdef PEER_ACL
+  aclrtResetDevice(0);
+  aclFinalize();
+#endif
+  printf("ns_per_pair %.1f\n", elapsed / (double)pairs);
+  return 0;
+}
