@@ -74,8 +74,8 @@ bool readThrough(const void *pointer, aclDataType type, size_t count,
                  std::vector<uint8_t> *out) {
   size_t bytes = count * aclDataTypeSize(type);
   out->resize(bytes);
-  return drvMemcpy(reinterpret_cast<DVdeviceptr>(out->data()), bytes,
-                   reinterpret_cast<DVdeviceptr>(pointer), bytes) == 0;
+  return mssim::deviceCopy(reinterpret_cast<DVdeviceptr>(out->data()), bytes,
+                           reinterpret_cast<DVdeviceptr>(pointer), bytes) == 0;
 }
 
 /// One matrix product, rows x columns of C, A is rows x inner.
@@ -133,8 +133,9 @@ aclError multiply(const char *api, const Product &p, aclrtStream stream) {
         store(c, p.typeC, atC, scaleAB * sum + scaleC * before);
       }
     size_t bytes = c.size();
-    return drvMemcpy(reinterpret_cast<DVdeviceptr>(p.c), bytes,
-                     reinterpret_cast<DVdeviceptr>(c.data()), bytes) == 0
+    return mssim::deviceCopy(reinterpret_cast<DVdeviceptr>(p.c), bytes,
+                             reinterpret_cast<DVdeviceptr>(c.data()),
+                             bytes) == 0
                ? ACL_SUCCESS
                : ACL_ERROR_RT_PARAM_INVALID;
   });

@@ -66,14 +66,14 @@ aclError checkPicture(const char *api, const acldvppPicDesc *pic,
 
 bool readDevice(const void *from, size_t bytes, std::vector<uint8_t> *out) {
   out->resize(bytes);
-  return drvMemcpy(reinterpret_cast<DVdeviceptr>(out->data()), bytes,
-                   reinterpret_cast<DVdeviceptr>(from), bytes) == 0;
+  return mssim::deviceCopy(reinterpret_cast<DVdeviceptr>(out->data()), bytes,
+                           reinterpret_cast<DVdeviceptr>(from), bytes) == 0;
 }
 
 bool writeDevice(void *to, const std::vector<uint8_t> &bytes) {
-  return drvMemcpy(reinterpret_cast<DVdeviceptr>(to), bytes.size(),
-                   reinterpret_cast<DVdeviceptr>(bytes.data()),
-                   bytes.size()) == 0;
+  return mssim::deviceCopy(reinterpret_cast<DVdeviceptr>(to), bytes.size(),
+                           reinterpret_cast<DVdeviceptr>(bytes.data()),
+                           bytes.size()) == 0;
 }
 
 aclError describeDecoded(const char *api, acldvppPicDesc *out, uint32_t width,

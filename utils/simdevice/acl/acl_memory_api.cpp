@@ -397,8 +397,8 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsync(void *dst, size_t destMax,
   if (!queue)
     return status;
   queue->enqueue([=] {
-    return copyError(drvMemcpy(reinterpret_cast<DVdeviceptr>(dst), destMax,
-                               reinterpret_cast<DVdeviceptr>(src), count));
+    return copyError(deviceCopy(reinterpret_cast<DVdeviceptr>(dst), destMax,
+                                reinterpret_cast<DVdeviceptr>(src), count));
   });
   return ACL_SUCCESS;
 }
@@ -426,8 +426,8 @@ ACL_FUNC_VISIBILITY aclError aclrtMemsetAsync(void *devPtr, size_t maxCount,
   if (!queue)
     return status;
   queue->enqueue([=] {
-    return copyError(drvMemsetD8(reinterpret_cast<DVdeviceptr>(devPtr),
-                                 maxCount, static_cast<UINT8>(value), count));
+    return copyError(deviceSet(reinterpret_cast<DVdeviceptr>(devPtr), maxCount,
+                               static_cast<UINT8>(value), count));
   });
   return ACL_SUCCESS;
 }

@@ -162,8 +162,9 @@ int fillOutputs(const std::vector<ModelTensor> &outputs,
         memcpy(at, &step, size < sizeof step ? size : sizeof step);
       }
     }
-    if (drvMemcpy(reinterpret_cast<DVdeviceptr>(data[t]), bytes.size(),
-                  reinterpret_cast<DVdeviceptr>(bytes.data()), bytes.size()))
+    if (mssim::deviceCopy(reinterpret_cast<DVdeviceptr>(data[t]), bytes.size(),
+                          reinterpret_cast<DVdeviceptr>(bytes.data()),
+                          bytes.size()))
       return ACL_ERROR_RT_PARAM_INVALID;
   }
   return ACL_SUCCESS;

@@ -150,10 +150,10 @@ aclError mssim::executeOp(const char *api, const char *opType, int numInputs,
   // The "kernel": reads its operands through the driver, as a DMA would.
   queue->enqueue([=] {
     std::vector<uint8_t> x(bytes), y(bytes), z(bytes);
-    if (drvMemcpy(reinterpret_cast<DVdeviceptr>(x.data()), bytes,
-                  reinterpret_cast<DVdeviceptr>(a), bytes) ||
-        drvMemcpy(reinterpret_cast<DVdeviceptr>(y.data()), bytes,
-                  reinterpret_cast<DVdeviceptr>(b), bytes))
+    if (mssim::deviceCopy(reinterpret_cast<DVdeviceptr>(x.data()), bytes,
+                          reinterpret_cast<DVdeviceptr>(a), bytes) ||
+        mssim::deviceCopy(reinterpret_cast<DVdeviceptr>(y.data()), bytes,
+                          reinterpret_cast<DVdeviceptr>(b), bytes))
       return ACL_ERROR_RT_PARAM_INVALID;
     if (type == ACL_FLOAT)
       elementwise(op, reinterpret_cast<float *>(x.data()),
@@ -167,8 +167,8 @@ aclError mssim::executeOp(const char *api, const char *opType, int numInputs,
       elementwise(op, reinterpret_cast<int64_t *>(x.data()),
                   reinterpret_cast<int64_t *>(y.data()),
                   reinterpret_cast<int64_t *>(z.data()), count);
-    if (drvMemcpy(reinterpret_cast<DVdeviceptr>(out), bytes,
-                  reinterpret_cast<DVdeviceptr>(z.data()), bytes))
+    if (mssim::deviceCopy(reinterpret_cast<DVdeviceptr>(out), bytes,
+                          reinterpret_cast<DVdeviceptr>(z.data()), bytes))
       return ACL_ERROR_RT_PARAM_INVALID;
     return ACL_SUCCESS;
   });

@@ -3,6 +3,7 @@
 
 #include <cinttypes>
 #include <cstdio>
+#include <dlfcn.h>
 
 namespace mssim {
 
@@ -14,6 +15,32 @@ Runtime &Runtime::instance() {
   // Leaked on purpose: applications release resources from static destructors.
   static Runtime *runtime = new Runtime;
   return *runtime;
+}
+
+namespace {
+
+/// `name` as the driver library defines it (libascend_hal.so, which this
+/// library links), not as the process's lookup finds it.
+template <typename Function> Function driverOwn(const char *name) {
+  void *driver = dlopen("libascend_hal.so", RTLD_LAZY | RTLD_NOLOAD);
+  void *own = driver ? dlsym(driver, name) : nullptr;
+  return reinterpret_cast<Function>(own ? own : dlsym(RTLD_DEFAULT, name));
+}
+
+} // namespace
+
+drvError_t deviceCopy(DVdeviceptr dst, size_t destMax, DVdeviceptr src,
+                      size_t count) {
+  using Copy = drvError_t (*)(DVdeviceptr, size_t, DVdeviceptr, size_t);
+  static Copy copy = driverOwn<Copy>("drvMemcpy");
+  return copy(dst, destMax, src, count);
+}
+
+drvError_t deviceSet(DVdeviceptr dst, size_t destMax, UINT8 value,
+                     size_t count) {
+  using Set = drvError_t (*)(DVdeviceptr, size_t, UINT8, size_t);
+  static Set set = driverOwn<Set>("drvMemsetD8");
+  return set(dst, destMax, value, count);
 }
 
 aclError fail(aclError code, const char *api, const std::string &message) {

@@ -182,6 +182,16 @@ MSSIM_SHARED aclError allocateOnDevice(const char *api, void **devPtr,
 /// Frees ACL memory of any type through the driver.
 MSSIM_SHARED aclError freeMemory(const char *api, void *ptr, bool synchronize);
 
+/// The device's own copies and sets: a stream task (aclrtMemcpyAsync), an
+/// operator reading its inputs and writing its outputs. On a real device
+/// these are done by the device, not by a driver call of the host process,
+/// so they call the driver library's drvMemcpy / drvMemsetD8 directly, past
+/// whatever a tool interposes on them.
+MSSIM_SHARED drvError_t deviceCopy(DVdeviceptr dst, size_t destMax,
+                                   DVdeviceptr src, size_t count);
+MSSIM_SHARED drvError_t deviceSet(DVdeviceptr dst, size_t destMax, UINT8 value,
+                                  size_t count);
+
 /// Records the message aclGetRecentErrMsg returns and passes `code` through.
 MSSIM_SHARED aclError fail(aclError code, const char *api,
                            const std::string &message);
