@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <iterator>
 #include <map>
 #include <regex>
 #include <sstream>
@@ -50,6 +51,11 @@ bool splitDeclarator(const std::string &text, std::string *type,
 
 bool isPointerType(const std::string &type) {
   return !type.empty() && type.back() == '*';
+}
+
+/// An integer type that carries an address: the driver's DVdeviceptr.
+bool isAddressInteger(const std::string &type) {
+  return type == "DVdeviceptr" || type == "uintptr_t" || type == "uint64_t";
 }
 
 class Parser {
@@ -221,7 +227,8 @@ public:
     std::optional<Role> named = roleNamed(role);
     if (!named)
       return fail(what +
-                  ": role must be alloc, free, acquire or release, not \"" +
+                  ": role must be alloc, free, acquire, release or access, "
+                  "not \"" +
                   role + "\"");
     function.role = *named;
     auto family =
@@ -230,12 +237,15 @@ public:
     if (family == families.end())
       return fail(what + ": unknown family \"" + familyName + "\"");
     function.family = static_cast<unsigned>(family - families.begin());
-    bool memoryRole =
-        function.role == Role::Alloc || function.role == Role::Free;
+    bool memoryRole = function.role == Role::Alloc ||
+                      function.role == Role::Free ||
+                      function.role == Role::Access;
     if (memoryRole != (family->kind == Kind::Memory))
       return fail(what + ": role " + role + " does not fit the " +
                   kindName(family->kind) + " family '" + familyName +
-                  "' (memory: alloc/free, resource: acquire/release)");
+                  "' (memory: alloc/free/access, resource: acquire/release)");
+    if (function.role == Role::Access)
+      return parseAccess(*object, what, function, functions);
 
     std::string recordedBy;
     if (!string(*object, "recorded_by", what, &recordedBy, false))
@@ -360,6 +370,72 @@ public:
     return true;
   }
 
+  /// The rest of an access (a copy or set): its "access" ranges. It needs
+  /// no handle, size or success: it is checked before the call.
+  bool parseAccess(const json::object &object, const std::string &what,
+                   Function &function, std::vector<Function> &functions) {
+    for (const char *field : {"handle", "size", "success", "space", "device",
+                              "memory_device", "recorded_by"})
+      if (object.contains(field))
+        return fail(what + ": an access has no \"" + field + "\"");
+    const json::value *value = object.if_contains("access");
+    const json::object *access =
+        value ? this->object(*value, what + ": \"access\"") : nullptr;
+    if (!access)
+      return value ? false : fail(what + ": an access needs \"access\"");
+    AccessParams &params = function.access;
+    struct Field {
+      const char *key;
+      int *index;
+      bool pointer;
+    };
+    const Field fields[] = {{"write", &params.write, true},
+                            {"read", &params.read, true},
+                            {"size", &params.size, false},
+                            {"write_pitch", &params.writePitch, false},
+                            {"read_pitch", &params.readPitch, false},
+                            {"width", &params.width, false},
+                            {"height", &params.height, false},
+                            {"direction", &params.direction, false}};
+    for (const auto &entry : *access) {
+      const Field *field =
+          std::find_if(std::begin(fields), std::end(fields),
+                       [&](const Field &f) { return entry.key() == f.key; });
+      if (field == std::end(fields))
+        return fail(what + ": unknown access field \"" +
+                    std::string(entry.key()) + "\"");
+      const json::string *param = entry.value().if_string();
+      if (!param)
+        return fail(what + ": access \"" + field->key +
+                    "\" must name a parameter");
+      *field->index = paramIndex(function, param->c_str());
+      if (*field->index < 0)
+        return fail(what + ": access " + field->key + " parameter \"" +
+                    param->c_str() + "\" is not in the signature");
+      const std::string &type = function.params[*field->index].type;
+      bool address = isPointerType(type) || isAddressInteger(type);
+      if (field->pointer ? !address : isPointerType(type))
+        return fail(what + ": access " + field->key + " parameter \"" +
+                    param->c_str() + "\" must be " +
+                    (field->pointer ? "an address" : "a number"));
+    }
+    if (params.write < 0 && params.read < 0)
+      return fail(what + ": an access needs a \"write\" or \"read\"");
+    bool linear = params.size >= 0;
+    bool planar = params.width >= 0 || params.height >= 0 ||
+                  params.writePitch >= 0 || params.readPitch >= 0;
+    if (linear == planar)
+      return fail(what + ": an access has a \"size\", or a \"width\", "
+                         "\"height\" and a pitch for each side (2-D)");
+    if (planar && (params.width < 0 || params.height < 0 ||
+                   (params.write >= 0) != (params.writePitch >= 0) ||
+                   (params.read >= 0) != (params.readPitch >= 0)))
+      return fail(what + ": a 2-D access needs \"width\", \"height\" and "
+                         "the pitch of each side it has");
+    functions.push_back(std::move(function));
+    return true;
+  }
+
   /// Checks the families' implicit releases against the functions.
   bool resolveImplicitReleases(std::vector<Family> &families,
                                const std::vector<Function> &functions) {
@@ -372,9 +448,9 @@ public:
         if (function == functions.end())
           return fail(what + ": released implicitly by \"" + release.function +
                       "\", which is not in the catalog");
-        if (isAcquiring(function->role))
+        if (!isReleasing(function->role))
           return fail(what + ": released implicitly by " + release.function +
-                      ", which acquires");
+                      ", which does not release");
         if (release.perDevice && families[function->family].handleIsPointer)
           return fail(what + ": released per device by " + release.function +
                       ", whose handle is not a device id");
@@ -504,7 +580,8 @@ std::optional<Catalog> Catalog::parse(const std::string &text,
   for (const Family &family : catalog.Families) {
     bool acquires = false, releases = false;
     for (const Function &function : catalog.Functions)
-      if (catalog.Families[function.family].name == family.name)
+      if (catalog.Families[function.family].name == family.name &&
+          function.role != Role::Access)
         (isAcquiring(function.role) ? acquires : releases) = true;
     if (!acquires || !releases) {
       parser.fail("family '" + family.name + "' needs at least one " +
@@ -580,6 +657,12 @@ bool Catalog::merge(const Catalog &addition, const std::string &source,
     if (findFunction(function.name)) {
       *error = source + ": function '" + function.name +
                "' is already in the catalog";
+      return false;
+    }
+    if (function.role == Role::Access) {
+      // Checked by the interposers and track.h's wrappers only.
+      *error = source + ": function '" + function.name +
+               "': \"role\": \"access\" is for the built-in catalog only";
       return false;
     }
     if (function.memoryDeviceParam >= 0) {

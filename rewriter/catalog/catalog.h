@@ -31,12 +31,15 @@ namespace msledger {
 
 enum class Level { Device, Cann };
 enum class Kind { Memory, Resource };
-enum class Role { Alloc, Free, Acquire, Release };
+enum class Role { Alloc, Free, Acquire, Release, Access };
 enum class HandleFrom { Out, Param, Return, None };
 enum class SuccessRule { Equals, NonNull, Always };
 
 inline bool isAcquiring(Role role) {
   return role == Role::Alloc || role == Role::Acquire;
+}
+inline bool isReleasing(Role role) {
+  return role == Role::Free || role == Role::Release;
 }
 
 // The catalog's spellings of levels, kinds and roles, and back: one table for
@@ -57,6 +60,8 @@ inline const char *roleName(Role role) {
     return "acquire";
   case Role::Release:
     return "release";
+  case Role::Access:
+    return "access";
   }
   return "?";
 }
@@ -104,7 +109,8 @@ inline std::optional<Kind> kindNamed(std::string_view name) {
   return std::nullopt;
 }
 inline std::optional<Role> roleNamed(std::string_view name) {
-  for (Role role : {Role::Alloc, Role::Free, Role::Acquire, Role::Release})
+  for (Role role :
+       {Role::Alloc, Role::Free, Role::Acquire, Role::Release, Role::Access})
     if (name == roleName(role))
       return role;
   return std::nullopt;
@@ -153,6 +159,18 @@ struct Family {
   }
 };
 
+/// What a copy or set touches ("role": "access"): the parameters of the
+/// range it writes and the one it reads (-1: none). A range is `size` bytes,
+/// or for a 2-D copy `height` rows of `width` bytes, `pitch` apart.
+struct AccessParams {
+  int write = -1, writePitch = -1;
+  int read = -1, readPitch = -1;
+  int size = -1;
+  int width = -1, height = -1;
+  int direction = -1; // an aclrtMemcpyKind: which side is host, which device
+  bool twoDimensional() const { return width >= 0; }
+};
+
 struct Function {
   std::string name;
   std::string returnType;
@@ -175,6 +193,9 @@ struct Function {
   // no interposer, a rewritten call only names its site for it, and it needs
   // no handle or size.
   bool recordedByCallee = false;
+  /// For "role": "access": the ranges checked against live and freed memory
+  /// of the family's level (any memory family of it), before the call.
+  AccessParams access;
 
   /// "aclError aclrtMalloc(void **devPtr, size_t size, ...)"
   std::string signature() const;

@@ -45,7 +45,12 @@ std::string wrapperStatements(const Catalog &catalog, const Function &f,
       << "    msledger_set_site(msledger_site_);\n"
       << "    " << call << "    msledger_set_site(0);\n"
       << "  } else {\n";
-  if (isAcquiring(f.role)) {
+  if (f.role == Role::Access) {
+    // Checked before the call: what it would touch is what is checked.
+    out << "    msledger_record_access(msledger_api_, msledger_site_, "
+        << accessArguments(f, args) << ");\n"
+        << "    " << call;
+  } else if (isAcquiring(f.role)) {
     out << "    " << call << "    if ("
         << successCondition(f, "msledger_result_") << ")\n"
         << "      msledger_record_acquire(msledger_api_, " << handle << ", "
@@ -115,6 +120,28 @@ std::string sizeExpression(const Function &f,
                            const std::vector<std::string> &args) {
   int param = sizeParameter(f);
   return param >= 0 ? "(uint64_t)(" + args[param] + ")" : "0";
+}
+
+std::string accessArguments(const Function &f,
+                            const std::vector<std::string> &args) {
+  const AccessParams &access = f.access;
+  auto number = [&](int param) {
+    return param >= 0 ? "(uint64_t)(" + args[param] + ")" : std::string("0");
+  };
+  auto side = [&](int address, int pitch) {
+    if (address < 0)
+      return std::string("0, 0");
+    std::string size = access.twoDimensional()
+                           ? "msledger_extent_2d(" + number(pitch) + ", " +
+                                 number(access.width) + ", " +
+                                 number(access.height) + ")"
+                           : number(access.size);
+    return "(uint64_t)(uintptr_t)(" + args[address] + "), " + size;
+  };
+  return side(access.write, access.writePitch) + ", " +
+         side(access.read, access.readPitch) + ", " +
+         (access.direction >= 0 ? "(int)(" + args[access.direction] + ")"
+                                : std::string("-1"));
 }
 
 const char *spaceEnumerator(Space space) {
@@ -232,6 +259,47 @@ template <> struct Result<void> {
   void get() const {}
 };
 
+/* The call through msledger's interposer, if it is active: it records the
+ * event with `site`. False if it is not (nothing was called). */
+template <class R, class F, class... A>
+bool throughInterposer(int api, const msledger_site *site, Result<R> &result, F function, A &...args) {
+  if (!msledger_api_interposed(api))
+    return false;
+  msledger_set_site(site);
+  result.call(function, args...);
+  msledger_set_site(0);
+  return true;
+}
+
+/* A copy or set ("role": "access"): the ranges it writes and reads are
+ * checked before the call. Parameters -1: none; Size -1: a 2-D range. */
+template <class F, F Function, int Index, int Write, int WritePitch, int Read, int ReadPitch, int Size,
+          int Width, int Height, int Direction>
+struct Access;
+template <class R, class... P, R (*Function)(P...), int Index, int Write, int WritePitch, int Read,
+          int ReadPitch, int Size, int Width, int Height, int Direction>
+struct Access<R (*)(P...), Function, Index, Write, WritePitch, Read, ReadPitch, Size, Width, Height, Direction> {
+  const char *name;
+  template <int Address, int Pitch> static uint64_t extent(P &...args) {
+    if (Address < 0)
+      return 0;
+    return Size >= 0 ? Arg<Size, false>::value(args...)
+                     : msledger_extent_2d(Arg<Pitch, false>::value(args...), Arg<Width, false>::value(args...),
+                                          Arg<Height, false>::value(args...));
+  }
+  R operator()(const msledger_site *site, P... args) const {
+    int api = msledger_api_index_hint(Index, name);
+    Result<R> result;
+    if (throughInterposer(api, site, result, Function, args...))
+      return result.get();
+    msledger_record_access(api, site, Arg<Write, false>::value(args...), extent<Write, WritePitch>(args...),
+                           Arg<Read, false>::value(args...), extent<Read, ReadPitch>(args...),
+                           Direction >= 0 ? (int)Arg<Direction, false>::value(args...) : -1);
+    result.call(Function, args...);
+    return result.get();
+  }
+};
+
 /* Handle: 0 none, 1 written through parameter HandleParam, 2 passed in it, 3 returned. */
 template <class F, F Function, int Index, bool Acquires, int Handle, int HandleParam, int SizeParam,
           int SpaceFlagParam, int Space, int Rule, long long Expected, bool NullIsNoRelease>
@@ -245,11 +313,9 @@ struct Api<R (*)(P...), Function, Index, Acquires, Handle, HandleParam, SizePara
   R operator()(const msledger_site *site, P... args) const {
     int api = msledger_api_index_hint(Index, name);
     Result<R> result;
-    if (msledger_api_interposed(api)) {
-      msledger_set_site(site);
-      result.call(Function, args...);
-      msledger_set_site(0);
-    } else if (Acquires) {
+    if (throughInterposer(api, site, result, Function, args...))
+      return result.get();
+    if (Acquires) {
       result.call(Function, args...);
       if (result.succeeded(Rule, Expected)) {
         uint64_t handle = Handle == 3 ? result.handle() : HandleArg::value(args...);
@@ -302,17 +368,26 @@ std::string trackingMacro(const Catalog &catalog, size_t index) {
              : f.success == SuccessRule::NonNull ? 1
                                                  : 2;
   std::ostringstream out;
+  const AccessParams &access = f.access;
   // C++: a template bound to &NAME, parenthesised so that the commas of its
   // arguments survive being passed on through other macros.
-  out << "#ifdef __cplusplus\n#define msledger_" << f.name
-      << " (msledger_track_::Api<decltype(&" << f.name << "), &" << f.name
-      << ", " << index << ", " << (isAcquiring(f.role) ? "true" : "false")
-      << ", " << handle << ", " << f.handleParam << ", " << sizeParameter(f)
-      << ", " << f.spaceFlagParam << ", "
-      << spaceEnumerator(family.memorySpace()) << ", " << rule << ", "
-      << f.successValue << "LL, "
-      << (nullIsNoRelease(catalog, f) ? "true" : "false") << ">{"
-      << quoted(f.name) << "})\n#else\n";
+  if (f.role == Role::Access)
+    out << "#ifdef __cplusplus\n#define msledger_" << f.name
+        << " (msledger_track_::Access<decltype(&" << f.name << "), &" << f.name
+        << ", " << index << ", " << access.write << ", " << access.writePitch
+        << ", " << access.read << ", " << access.readPitch << ", "
+        << access.size << ", " << access.width << ", " << access.height << ", "
+        << access.direction << ">{" << quoted(f.name) << "})\n#else\n";
+  else
+    out << "#ifdef __cplusplus\n#define msledger_" << f.name
+        << " (msledger_track_::Api<decltype(&" << f.name << "), &" << f.name
+        << ", " << index << ", " << (isAcquiring(f.role) ? "true" : "false")
+        << ", " << handle << ", " << f.handleParam << ", " << sizeParameter(f)
+        << ", " << f.spaceFlagParam << ", "
+        << spaceEnumerator(family.memorySpace()) << ", " << rule << ", "
+        << f.successValue << "LL, "
+        << (nullIsNoRelease(catalog, f) ? "true" : "false") << ">{"
+        << quoted(f.name) << "})\n#else\n";
   // C: the arguments go through __VA_ARGS__ first, so that a macro that
   // expands to several of them is expanded before they are counted.
   std::vector<std::string> args;

@@ -60,6 +60,11 @@ std::string sizeExpression(const Function &function,
 /// the driver flag asks for (msledger_driver_space).
 std::string spaceExpression(const Catalog &catalog, const Function &function,
                             const std::vector<std::string> &args);
+/// An access's arguments to msledger_record_access after the API and site:
+/// "WRITE, WRITE_SIZE, READ, READ_SIZE, DIRECTION" (a 2-D range's size by
+/// msledger_extent_2d; 0 for a side it has not, -1 for no direction).
+std::string accessArguments(const Function &function,
+                            const std::vector<std::string> &args);
 /// msledger.h's enumerator of `space`: "MSLEDGER_SPACE_GM", ...
 const char *spaceEnumerator(Space space);
 /// Whether a release passed a null handle releases nothing (free(NULL)):

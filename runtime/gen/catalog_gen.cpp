@@ -41,6 +41,8 @@ const char *roleEnum(Role role) {
     return "Role::Acquire";
   case Role::Release:
     return "Role::Release";
+  case Role::Access:
+    return "Role::Access";
   }
   return "";
 }
@@ -143,7 +145,16 @@ std::string interposers(const Catalog &catalog, const std::string &source) {
         << "    return" << unsupported(f) << ";\n"
         << "  msledger::CallScope scope(" << i << ");\n";
     std::string handle = handleExpression(f, args, "result");
-    if (isAcquiring(f.role)) {
+    if (f.role == Role::Access) {
+      // Checked before the call, which may fail on (or, on a device, not
+      // notice) what it is about to touch.
+      out << "  if (scope.tracking())\n"
+          << "    scope.accessed({" << accessArguments(f, args) << "});\n";
+      if (isVoid)
+        out << "  real(" << names << ");\n";
+      else
+        out << "  " << f.returnType << " result = real(" << names << ");\n";
+    } else if (isAcquiring(f.role)) {
       if (isVoid)
         out << "  real(" << names << ");\n";
       else

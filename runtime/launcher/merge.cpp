@@ -9,6 +9,7 @@
 #include "text_file.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <deque>
 #include <optional>
 
@@ -72,6 +73,12 @@ const char *errorWords(const std::string &kind) {
     return "illegal free or release";
   if (kind == "double_release")
     return "double free or release";
+  if (kind == "use_after_free")
+    return "copy or set of freed memory";
+  if (kind == "out_of_bounds")
+    return "copy or set out of bounds";
+  if (kind == "wrong_direction")
+    return "copy in the wrong direction";
   return "mismatched free or release";
 }
 
@@ -169,7 +176,31 @@ std::optional<ErrorKind> errorKindNamed(const std::string &kind) {
     return ErrorKind::DoubleRelease;
   if (kind == "mismatched_release")
     return ErrorKind::MismatchedRelease;
+  if (kind == "use_after_free")
+    return ErrorKind::UseAfterFree;
+  if (kind == "out_of_bounds")
+    return ErrorKind::OutOfBounds;
+  if (kind == "wrong_direction")
+    return ErrorKind::WrongDirection;
   return std::nullopt;
+}
+
+/// An access error's details, from its first report's JSON.
+void describeAccess(const json::object &first, ErrorEvent *event) {
+  event->write = text(first, "access") == "write";
+  event->badBytes =
+      static_cast<uint64_t>(integer(first, "bad_bytes").value_or(0));
+  if (const json::value *range = first.if_contains("range");
+      range && range->is_object()) {
+    event->accessSize =
+        static_cast<uint64_t>(integer(range->as_object(), "size").value_or(0));
+    event->accessStart =
+        std::strtoull(text(range->as_object(), "address").c_str(), nullptr, 16);
+  }
+  std::string direction = text(first, "direction");
+  for (int kind = 0; kind < 8; ++kind)
+    if (direction == directionName(kind))
+      event->direction = kind;
 }
 
 } // namespace
@@ -253,6 +284,8 @@ MergedJob mergeReports(const std::vector<MergeInput> &inputs) {
           if (const json::value *previous =
                   event.if_contains("previous_release"))
             finding.previous = *previous;
+          if (finding.category == "error")
+            finding.first = event;
           finding.firstSerial =
               static_cast<uint64_t>(integer(event, "serialNo").value_or(0));
           found = index.emplace(key, job.findings.size()).first;
@@ -459,6 +492,8 @@ std::string formatMergedSarif(const MergedJob &job,
           event.api = static_cast<unsigned>(api);
           event.site = site;
           event.serial = serial;
+          if (isAccessError(event.kind))
+            describeAccess(finding.first, &event);
           if (finding.acquired.is_object()) {
             const json::object &acquired = finding.acquired.as_object();
             int acquiredApi = apiIndex(text(acquired, "callee").c_str());

@@ -63,6 +63,7 @@ struct MergedFinding {
   std::map<size_t, Share> byProcess; // index into MergedJob::processes
   boost::json::value acquired;       // an error's allocation, if any
   boost::json::value previous;       // an error's earlier release, if any
+  boost::json::object first;         // an error's first report, whole
 };
 
 struct MergedJob {

@@ -51,6 +51,14 @@ void msledger_record_acquire(int api, uint64_t handle, uint64_t size,
                           static_cast<Space>(space), site);
 }
 
+void msledger_record_access(int api, const msledger_site *site, uint64_t write,
+                            uint64_t write_size, uint64_t read,
+                            uint64_t read_size, int direction) {
+  if (validApi(api, "msledger_record_access"))
+    Ledger::get().access(static_cast<unsigned>(api), site,
+                         {write, write_size, read, read_size, direction});
+}
+
 void msledger_record_release(int api, uint64_t handle, int succeeded,
                              const msledger_site *site) {
   if (!validApi(api, "msledger_record_release"))

@@ -126,7 +126,7 @@ int registerApi(const ApiDescription &d) {
   }
   RegisteredApis[apis] =
       ApiInfo{strdup(d.name), d.role, static_cast<uint16_t>(family),
-              /*deviceArgument=*/false};
+              /*deviceArgument=*/false, /*recordedByCallee=*/false};
   ApiTotal.store(apis + 1, std::memory_order_release);
   return static_cast<int>(kApiCount + apis);
 }

@@ -102,6 +102,10 @@ void CallScope::acquired(uint64_t handle, uint64_t size, Space space) {
   Ledger::get().acquire(Api, handle, size, space, Site, device);
 }
 
+void CallScope::accessed(const AccessRanges &ranges) {
+  Ledger::get().access(Api, Site, ranges);
+}
+
 void CallScope::releasing(uint64_t handle) {
   Pending = new (PendingStorage) PendingRelease;
   Ledger::get().beginRelease(Api, handle, Site, Pending);

@@ -60,6 +60,8 @@ public:
   /// halMemAlloc behind it), are on that device.
   void allocatedOn(int32_t device);
   void acquired(uint64_t handle, uint64_t size, Space space);
+  /// A copy or set about to touch `ranges` (checked against the ledger).
+  void accessed(const AccessRanges &ranges);
   /// Before the real release call, then after it.
   void releasing(uint64_t handle);
   void released(bool succeeded);

@@ -453,6 +453,51 @@ void Ledger::endRelease(PendingRelease &pending, bool succeeded) {
   reportError(error);
 }
 
+void Ledger::access(unsigned api, const msledger_site *site,
+                    const AccessRanges &ranges) {
+  int level = static_cast<int>(familyOf(api).level);
+  if (!Enabled[level] || !Opts.check_access)
+    return;
+  const RecordTable &table = Tables[level];
+  for (bool write : {true, false}) {
+    AccessFinding finding;
+    if (!checkSide(
+            table, AccessIndex[level], write ? ranges.write : ranges.read,
+            write ? ranges.writeSize : ranges.readSize, write, ranges.direction,
+            AnyHeap.load(std::memory_order_relaxed), &finding))
+      continue;
+    ErrorEvent error;
+    error.kind = finding.problem == AccessProblem::UseAfterFree
+                     ? ErrorKind::UseAfterFree
+                 : finding.problem == AccessProblem::OutOfBounds
+                     ? ErrorKind::OutOfBounds
+                     : ErrorKind::WrongDirection;
+    error.api = api;
+    error.handle = finding.address;
+    error.space = static_cast<Space>(finding.acquired.space);
+    error.site = internEvent(site);
+    error.thread = threadIndex();
+    error.hasAcquired = true;
+    error.acquired = finding.acquired;
+    error.hasPrevious = finding.freed;
+    error.previous = finding.release;
+    error.write = write;
+    error.badBytes = finding.badBytes;
+    error.accessStart = finding.start;
+    error.accessSize = finding.size;
+    error.direction = ranges.direction;
+    {
+      std::lock_guard<std::mutex> lock(ErrorMutex);
+      unsigned what = static_cast<unsigned>(error.kind) * 2 + (write ? 1 : 0);
+      if (!AccessFindings.emplace(error.site, what, finding.acquired.serial)
+               .second)
+        continue;
+    }
+    error.serial = NextSerial.fetch_add(1, std::memory_order_relaxed);
+    reportError(error);
+  }
+}
+
 bool Ledger::findInOtherNamespace(const RecordTable &table,
                                   const FamilyInfo &family, uint64_t handle,
                                   Record *found) {
@@ -511,6 +556,7 @@ void Ledger::releaseImplicitly(const PendingRelease &pending) {
 }
 
 uintptr_t Ledger::registerHeap(uint64_t base, uint64_t size) {
+  AnyHeap.store(true, std::memory_order_relaxed);
   std::lock_guard<std::mutex> lock(HeapMutex);
   Heaps.push_back(Heap{base, size, true});
   return Heaps.size();
@@ -603,11 +649,14 @@ void Ledger::reportError(ErrorEvent error) {
   {
     std::lock_guard<std::mutex> lock(ErrorMutex);
     uint64_t bytes =
-        error.hasAcquired && familyOf(error.acquired.api).kind == Kind::Memory
+        isAccessError(error.kind) ? error.badBytes
+        : error.hasAcquired && familyOf(error.acquired.api).kind == Kind::Memory
             ? error.acquired.size
             : 0;
-    if (Suppressions_.suppress(SuppressionKind::Free, siteTable(), error.site,
-                               error.api, bytes))
+    if (Suppressions_.suppress(isAccessError(error.kind)
+                                   ? SuppressionKind::Access
+                                   : SuppressionKind::Free,
+                               siteTable(), error.site, error.api, bytes))
       return;
     ErrorLog.push_back(error);
   }

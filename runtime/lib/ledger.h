@@ -37,6 +37,7 @@
 #ifndef MSLEDGER_RUNTIME_LEDGER_H
 #define MSLEDGER_RUNTIME_LEDGER_H
 
+#include "access.h"
 #include "catalog_table.h"
 #include "journal.h"
 #include "msledger/msledger.h"
@@ -48,7 +49,9 @@
 #include <bitset>
 #include <cstdint>
 #include <mutex>
+#include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace msledger {
@@ -57,7 +60,19 @@ struct LeakTotals;
 struct ReportInput;
 struct SiteTable;
 
-enum class ErrorKind { IllegalRelease, DoubleRelease, MismatchedRelease };
+enum class ErrorKind {
+  IllegalRelease,
+  DoubleRelease,
+  MismatchedRelease,
+  // A copy or set (Ledger::access):
+  UseAfterFree,
+  OutOfBounds,
+  WrongDirection
+};
+inline bool isAccessError(ErrorKind kind) {
+  return kind == ErrorKind::UseAfterFree || kind == ErrorKind::OutOfBounds ||
+         kind == ErrorKind::WrongDirection;
+}
 
 struct ErrorEvent {
   ErrorKind kind = ErrorKind::IllegalRelease;
@@ -72,7 +87,13 @@ struct ErrorEvent {
   bool hasAcquired = false; // the record the release matched, or ended before
   Record acquired;
   bool hasPrevious = false; // the earlier release, for double releases
-  FreedRecord previous;
+  FreedRecord previous;     // (and the release of freed memory accessed)
+  // An access error's: `handle` is the first byte at fault, `space` that of
+  // the memory touched.
+  bool write = false;
+  uint64_t badBytes = 0;
+  uint64_t accessStart = 0, accessSize = 0; // the side's whole range
+  int direction = -1;                       // the call's aclrtMemcpyKind
 };
 
 /// A handle released without being named: a stream destroyed by the reset
@@ -116,6 +137,12 @@ public:
   /// it (a driver flag); -1 when it does not.
   void acquire(unsigned api, uint64_t handle, uint64_t size, Space space,
                const msledger_site *site, int32_t device = -1);
+  /// A copy or set through `api` (role "access") about to touch `ranges`:
+  /// checked against the memory of the API's level (access.h) when that
+  /// level is tracked and check_access is on; each distinct finding (call
+  /// site, problem, side, allocation) is reported once.
+  void access(unsigned api, const msledger_site *site,
+              const AccessRanges &ranges);
   /// Before the real release: takes the record out (see RecordTable::take).
   void beginRelease(unsigned api, uint64_t handle, const msledger_site *site,
                     PendingRelease *pending);
@@ -243,6 +270,10 @@ private:
 
   mutable std::mutex ErrorMutex;
   std::vector<ErrorEvent> ErrorLog;
+  // Access findings reported, (site, problem and side, allocation serial),
+  // so that a bad copy in a loop is reported once.
+  std::set<std::tuple<uint32_t, unsigned, uint64_t>> AccessFindings;
+  RangeIndex AccessIndex[2];
   // The suppressions option's file: matched under ErrorMutex while the
   // process runs (bad releases), at exit for leaks.
   Suppressions Suppressions_;
@@ -256,6 +287,7 @@ private:
   };
   mutable std::mutex HeapMutex;
   std::vector<Heap> Heaps;
+  std::atomic<bool> AnyHeap{false}; // records may nest (access.h)
 
   // At most kMaxAnnotations; later ones are not kept (said once).
   static constexpr size_t kMaxAnnotations = 10000;

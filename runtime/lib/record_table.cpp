@@ -181,6 +181,7 @@ RecordTable::acquire(const Record &record, bool refcounted, Record *previous) {
       inserted.size = 1;
     insertSlot(shard, pack(inserted));
   }
+  storeRelaxed(shard.version, shard.version + 1);
   shard.unlock();
   return result;
 }
@@ -207,6 +208,7 @@ RecordTable::TakeResult RecordTable::take(uint64_t key, bool refcounted,
       result = TakeResult::Taken;
     }
   }
+  storeRelaxed(shard.version, shard.version + 1);
   shard.unlock();
   return result;
 }
@@ -232,6 +234,7 @@ RecordTable::takeIf(const std::function<bool(const Record &)> &matches,
       remember(shard, shard.slots[index], release);
       eraseAt(shard, static_cast<uint32_t>(index));
     }
+    storeRelaxed(shard.version, shard.version + 1);
     shard.unlock();
   }
   return taken;
@@ -279,7 +282,18 @@ void RecordTable::restore(const Record &record, TakeResult taken,
           shard.freed[i].order == order)
         shard.freed[i].acquired.key = 0;
   }
+  storeRelaxed(shard.version, shard.version + 1);
   shard.unlock();
+}
+
+FreedRecord RecordTable::unpackFreed(const FreedSlot &entry) {
+  FreedRecord freed;
+  freed.acquired = unpack(entry.acquired);
+  freed.serial = entry.order & kMaxSerial;
+  freed.site = static_cast<uint32_t>((entry.order >> 40) & kMaxSite);
+  freed.api = static_cast<uint16_t>(entry.caller & kMaxApi);
+  freed.thread = static_cast<uint16_t>((entry.caller >> 10) & kMaxThread);
+  return freed;
 }
 
 bool RecordTable::findFreed(uint64_t key, FreedRecord *freed) const {
@@ -293,18 +307,38 @@ bool RecordTable::findFreed(uint64_t key, FreedRecord *freed) const {
       const FreedSlot &entry =
           shard.freed[(shard.freedNext - back) % kFreedPerShard];
       if (entry.acquired.key == key) {
-        freed->acquired = unpack(entry.acquired);
-        freed->serial = entry.order & kMaxSerial;
-        freed->site = static_cast<uint32_t>((entry.order >> 40) & kMaxSite);
-        freed->api = static_cast<uint16_t>(entry.caller & kMaxApi);
-        freed->thread =
-            static_cast<uint16_t>((entry.caller >> 10) & kMaxThread);
+        *freed = unpackFreed(entry);
         hit = true;
       }
     }
   }
   shard.unlock();
   return hit;
+}
+
+std::vector<FreedRecord> RecordTable::freedSnapshot() const {
+  std::vector<FreedRecord> released;
+  for (unsigned i = 0; i < kShards; ++i) {
+    Shard &shard = Shards[i];
+    shard.lock();
+    uint32_t remembered =
+        shard.freed ? std::min(shard.freedNext, kFreedPerShard) : 0;
+    for (uint32_t back = 1; back <= remembered; ++back) {
+      const FreedSlot &entry =
+          shard.freed[(shard.freedNext - back) % kFreedPerShard];
+      if (entry.acquired.key) // 0: forgotten (the release failed)
+        released.push_back(unpackFreed(entry));
+    }
+    shard.unlock();
+  }
+  return released;
+}
+
+uint64_t RecordTable::version() const {
+  uint64_t total = 0;
+  for (unsigned i = 0; i < kShards; ++i)
+    total += __atomic_load_n(&Shards[i].version, __ATOMIC_RELAXED);
+  return total;
 }
 
 bool RecordTable::find(uint64_t key, Record *record) const {

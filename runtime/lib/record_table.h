@@ -96,6 +96,13 @@ public:
 
   /// The remembered release of `key`, most recent first.
   bool findFreed(uint64_t key, FreedRecord *freed) const;
+  /// Every remembered release, shard by shard, each shard's most recent
+  /// first.
+  std::vector<FreedRecord> freedSnapshot() const;
+  /// A number that changes whenever a record or a remembered release does
+  /// (a sum of per-shard counters, read without locks): a view built from
+  /// snapshot() and freedSnapshot() is current while it does not change.
+  uint64_t version() const;
   bool find(uint64_t key, Record *record) const;
 
   /// Every live record, shard by shard (each shard consistent in itself).
@@ -127,6 +134,7 @@ private:
     uint32_t capacity = 0;
     uint32_t count = 0;
     uint32_t freedNext = 0;
+    uint32_t version = 0; // changes made, for version()
     Slot *slots = nullptr;
     FreedSlot *freed = nullptr;
     void lock();
@@ -136,6 +144,7 @@ private:
   static uint64_t hash(uint64_t key);
   static Slot pack(const Record &record);
   static Record unpack(const Slot &slot);
+  static FreedRecord unpackFreed(const FreedSlot &entry);
   static uint32_t home(uint64_t hash, uint32_t capacity);
   static uint32_t distance(const Slot &slot, uint32_t index, uint32_t capacity);
   Shard &shardOf(uint64_t hash) const;

@@ -464,6 +464,9 @@ std::string errorTitle(const ErrorEvent &error) {
   const ApiInfo &api = apiInfo(error.api);
   const FamilyInfo &family = familyInfo(api.family);
   bool memory = family.kind == Kind::Memory;
+  if (isAccessError(error.kind))
+    return std::string(error.write ? "illegal write" : "illegal read") +
+           " of size " + std::to_string(error.badBytes);
   switch (error.kind) {
   case ErrorKind::IllegalRelease:
     return memory ? "illegal free()"
@@ -474,6 +477,9 @@ std::string errorTitle(const ErrorEvent &error) {
                   : releaseOf("double release: ", api, family,
                               " already released");
   case ErrorKind::MismatchedRelease:
+  case ErrorKind::UseAfterFree:
+  case ErrorKind::OutOfBounds:
+  case ErrorKind::WrongDirection:
     break;
   }
   const ApiInfo &allocator = apiInfo(error.acquired.api);
@@ -505,8 +511,82 @@ void appendEventLine(std::string &out, const SiteTable &sites, const char *what,
 
 } // namespace
 
+std::string accessProblem(const ErrorEvent &error) {
+  const char *name = apiInfo(error.api).name;
+  const char *verb = error.write ? " writes " : " reads ";
+  std::string out;
+  switch (error.kind) {
+  case ErrorKind::UseAfterFree:
+    out = std::string("use after free: ") + name + verb;
+    appendNumber(out, error.accessSize);
+    out += " bytes of memory already freed";
+    break;
+  case ErrorKind::OutOfBounds:
+    out = std::string("out of bounds: ") + name + verb;
+    appendNumber(out, error.accessSize);
+    out += " bytes at ";
+    appendHex(out, error.accessStart);
+    out += ", ";
+    appendNumber(out, error.badBytes);
+    out += " past the end of ";
+    appendNumber(out, error.acquired.size);
+    out += " bytes";
+    break;
+  default: {
+    bool host = static_cast<Space>(error.acquired.space) == Space::Host;
+    out = std::string("wrong direction: ") + name;
+    if (*directionName(error.direction)) {
+      out += " (";
+      out += directionName(error.direction);
+      out += ')';
+    }
+    out += verb;
+    out +=
+        host ? "host memory as device memory" : "device memory as host memory";
+    break;
+  }
+  }
+  return out;
+}
+
+namespace {
+
+/// An access error, in msSanitizer's words: "illegal write of size N", where
+/// (address, space, the call's site), what went wrong, then the memory's
+/// free and allocation.
+std::string formatAccessError(const SiteTable &sites, const ErrorEvent &error,
+                              bool titled) {
+  std::string out = "====== ERROR: " + errorTitle(error);
+  if (titled) {
+    out += " [";
+    out += levelTitle(familyOf(error.api).level);
+    out += ']';
+  }
+  out += "\n======    at ";
+  appendHex(out, error.handle);
+  out += " on ";
+  out += spaceName(static_cast<Space>(error.acquired.space));
+  out += " in ";
+  appendLocation(out, sites.site(error.site));
+  appendSerial(out, error.serial);
+  out += '\n';
+  appendCallerLines(out, sites, error.site);
+  out += "======    " + accessProblem(error) + "\n";
+  if (error.hasPrevious)
+    appendEventLine(out, sites, "freed in ", error.previous.site,
+                    error.previous.serial);
+  appendEventLine(out, sites, "allocated in ", error.acquired.site,
+                  error.acquired.serial);
+  out += '\n';
+  return out;
+}
+
+} // namespace
+
 std::string formatError(const SiteTable &sites, const ErrorEvent &error,
                         bool titled) {
+  if (isAccessError(error.kind))
+    return formatAccessError(sites, error, titled);
   const FamilyInfo &family = familyInfo(apiInfo(error.api).family);
   bool memory = family.kind == Kind::Memory;
   std::string out = "====== ERROR: " + errorTitle(error);
@@ -614,6 +694,12 @@ const char *errorKindName(ErrorKind kind) {
     return "double_release";
   case ErrorKind::MismatchedRelease:
     return "mismatched_release";
+  case ErrorKind::UseAfterFree:
+    return "use_after_free";
+  case ErrorKind::OutOfBounds:
+    return "out_of_bounds";
+  case ErrorKind::WrongDirection:
+    return "wrong_direction";
   }
   return "";
 }
@@ -775,6 +861,15 @@ json::object errorJson(const ReportInput &input, const ErrorEvent &e) {
     out["previous_release"] =
         eventJson(input, e.previous.api, e.previous.serial, e.previous.site,
                   e.previous.thread);
+  if (isAccessError(e.kind)) {
+    out["access"] = e.write ? "write" : "read";
+    out["bad_bytes"] = e.badBytes;
+    out["range"] = json::object{{"address", handleText(family, e.accessStart)},
+                                {"size", e.accessSize}};
+    if (*directionName(e.direction))
+      out["direction"] = directionName(e.direction);
+    out["message"] = accessProblem(e);
+  }
   return out;
 }
 

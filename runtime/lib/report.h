@@ -104,6 +104,10 @@ std::string formatError(const SiteTable &sites, const ErrorEvent &error,
 /// What an error is, as its report's heading says: "double free",
 /// "mismatched free: aclrtFreeHost on device memory allocated by aclrtMalloc".
 std::string errorTitle(const ErrorEvent &error);
+/// What went wrong in an access error: "out of bounds: aclrtMemcpy writes
+/// 320 bytes at 0x..., 64 past the end of 256 bytes", "use after free: ...",
+/// "wrong direction: ...".
+std::string accessProblem(const ErrorEvent &error);
 /// The JSON document of a report (format in runtime/README.md).
 std::string formatJson(const ReportInput &input,
                        const std::vector<Record> (&live)[2],

@@ -14,8 +14,8 @@
 // A call reaches the ACL function the process would have called: the
 // interposer when the preload library is loaded (which records it with the
 // site, and attributes the driver calls it makes to the same site), else
-// the toolkit's own, and the event is recorded here. Copies and sets are
-// passed on as they are.
+// the toolkit's own, and the event is recorded (a copy or set checked,
+// Ledger::access) here.
 //
 //===----------------------------------------------------------------------===//
 #include "acl/acl.h"
@@ -93,6 +93,27 @@ aclError allocate(const char *name, msledger_space space, void **devPtr,
   return result;
 }
 
+/// A copy or set through `name` at `file`:`line`, touching `ranges`: the
+/// interposer checks it when it is active, else it is checked here.
+template <typename Call>
+aclError access(const char *name, const char *file, int line, uint64_t write,
+                uint64_t writeSize, uint64_t read, uint64_t readSize,
+                int direction, Call call) {
+  const msledger_site *site = siteAt(name, file, line);
+  int api = msledger_api_index(name);
+  if (msledger_api_interposed(api)) {
+    msledger_set_site(site);
+    return call();
+  }
+  msledger_record_access(api, site, write, writeSize, read, readSize,
+                         direction);
+  return call();
+}
+
+uint64_t address(const void *pointer) {
+  return reinterpret_cast<uintptr_t>(pointer);
+}
+
 } // namespace
 
 MSLEDGER_SANITIZER_HOOK aclError sanitizerRtMalloc(void **devPtr, size_t size,
@@ -153,61 +174,85 @@ MSLEDGER_SANITIZER_HOOK aclError sanitizerRtFree(void *devPtr,
 MSLEDGER_SANITIZER_HOOK aclError sanitizerRtMemset(void *devPtr,
                                                    size_t maxCount,
                                                    int32_t value, size_t count,
-                                                   char const *, int) {
+                                                   char const *filename,
+                                                   int lineno) {
   using Memset = aclError (*)(void *, size_t, int32_t, size_t);
   static Memset real = resolve<Memset>("aclrtMemset");
-  return real ? real(devPtr, maxCount, value, count) : missing("aclrtMemset");
+  if (!real)
+    return missing("aclrtMemset");
+  return access("aclrtMemset", filename, lineno, address(devPtr), count, 0, 0,
+                -1, [&] { return real(devPtr, maxCount, value, count); });
+}
+
+MSLEDGER_SANITIZER_HOOK aclError sanitizerRtMemsetAsync(
+    void *devPtr, size_t maxCount, int32_t value, size_t count,
+    aclrtStream stream, char const *filename, int lineno) {
+  using Memset = aclError (*)(void *, size_t, int32_t, size_t, aclrtStream);
+  static Memset real = resolve<Memset>("aclrtMemsetAsync");
+  if (!real)
+    return missing("aclrtMemsetAsync");
+  return access("aclrtMemsetAsync", filename, lineno, address(devPtr), count, 0,
+                0, -1,
+                [&] { return real(devPtr, maxCount, value, count, stream); });
 }
 
 MSLEDGER_SANITIZER_HOOK aclError
-sanitizerRtMemsetAsync(void *devPtr, size_t maxCount, int32_t value,
-                       size_t count, aclrtStream stream, char const *, int) {
-  using Memset = aclError (*)(void *, size_t, int32_t, size_t, aclrtStream);
-  static Memset real = resolve<Memset>("aclrtMemsetAsync");
-  return real ? real(devPtr, maxCount, value, count, stream)
-              : missing("aclrtMemsetAsync");
-}
-
-MSLEDGER_SANITIZER_HOOK aclError sanitizerRtMemcpy(void *dst, size_t destMax,
-                                                   const void *src,
-                                                   size_t count,
-                                                   aclrtMemcpyKind kind,
-                                                   char const *, int) {
+sanitizerRtMemcpy(void *dst, size_t destMax, const void *src, size_t count,
+                  aclrtMemcpyKind kind, char const *filename, int lineno) {
   using Memcpy =
       aclError (*)(void *, size_t, const void *, size_t, aclrtMemcpyKind);
   static Memcpy real = resolve<Memcpy>("aclrtMemcpy");
-  return real ? real(dst, destMax, src, count, kind) : missing("aclrtMemcpy");
+  if (!real)
+    return missing("aclrtMemcpy");
+  return access("aclrtMemcpy", filename, lineno, address(dst), count,
+                address(src), count, kind,
+                [&] { return real(dst, destMax, src, count, kind); });
 }
 
-MSLEDGER_SANITIZER_HOOK aclError sanitizerRtMemcpyAsync(
-    void *dst, size_t destMax, const void *src, size_t count,
-    aclrtMemcpyKind kind, aclrtStream stream, char const *, int) {
+MSLEDGER_SANITIZER_HOOK aclError
+sanitizerRtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count,
+                       aclrtMemcpyKind kind, aclrtStream stream,
+                       char const *filename, int lineno) {
   using Memcpy = aclError (*)(void *, size_t, const void *, size_t,
                               aclrtMemcpyKind, aclrtStream);
   static Memcpy real = resolve<Memcpy>("aclrtMemcpyAsync");
-  return real ? real(dst, destMax, src, count, kind, stream)
-              : missing("aclrtMemcpyAsync");
+  if (!real)
+    return missing("aclrtMemcpyAsync");
+  return access("aclrtMemcpyAsync", filename, lineno, address(dst), count,
+                address(src), count, kind,
+                [&] { return real(dst, destMax, src, count, kind, stream); });
 }
 
 MSLEDGER_SANITIZER_HOOK aclError sanitizerRtMemcpy2d(
     void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
-    size_t height, aclrtMemcpyKind kind, char const *, int) {
+    size_t height, aclrtMemcpyKind kind, char const *filename, int lineno) {
   using Memcpy2d = aclError (*)(void *, size_t, const void *, size_t, size_t,
                                 size_t, aclrtMemcpyKind);
   static Memcpy2d real = resolve<Memcpy2d>("aclrtMemcpy2d");
-  return real ? real(dst, dpitch, src, spitch, width, height, kind)
-              : missing("aclrtMemcpy2d");
+  if (!real)
+    return missing("aclrtMemcpy2d");
+  return access("aclrtMemcpy2d", filename, lineno, address(dst),
+                msledger_extent_2d(dpitch, width, height), address(src),
+                msledger_extent_2d(spitch, width, height), kind, [&] {
+                  return real(dst, dpitch, src, spitch, width, height, kind);
+                });
 }
 
 MSLEDGER_SANITIZER_HOOK aclError sanitizerRtMemcpy2dAsync(
     void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
-    size_t height, aclrtMemcpyKind kind, aclrtStream stream, char const *,
-    int) {
+    size_t height, aclrtMemcpyKind kind, aclrtStream stream,
+    char const *filename, int lineno) {
   using Memcpy2d = aclError (*)(void *, size_t, const void *, size_t, size_t,
                                 size_t, aclrtMemcpyKind, aclrtStream);
   static Memcpy2d real = resolve<Memcpy2d>("aclrtMemcpy2dAsync");
-  return real ? real(dst, dpitch, src, spitch, width, height, kind, stream)
-              : missing("aclrtMemcpy2dAsync");
+  if (!real)
+    return missing("aclrtMemcpy2dAsync");
+  return access("aclrtMemcpy2dAsync", filename, lineno, address(dst),
+                msledger_extent_2d(dpitch, width, height), address(src),
+                msledger_extent_2d(spitch, width, height), kind, [&] {
+                  return real(dst, dpitch, src, spitch, width, height, kind,
+                              stream);
+                });
 }
 
 namespace {

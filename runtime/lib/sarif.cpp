@@ -45,13 +45,28 @@ const Rule kRules[] = {
      "Memory freed, or a handle released, through an API of another family "
      "than the one that allocated or acquired it (aclrtFreeHost of "
      "aclrtMalloc'd memory)."},
+    {"use-after-free", "UseAfterFree", "A copy or set of memory already freed.",
+     "A copy or set (aclrtMemcpy, aclrtMemset, their asynchronous and 2-D "
+     "forms, the driver's drvMemcpy) wrote or read memory that had been "
+     "freed."},
+    {"out-of-bounds", "OutOfBounds",
+     "A copy or set that runs past the end of an allocation.",
+     "A copy or set started inside an allocation and wrote or read past its "
+     "end."},
+    {"wrong-direction", "WrongDirection",
+     "A copy whose kind does not fit the memory it is given.",
+     "A copy was given host memory where its aclrtMemcpyKind says device "
+     "memory, or device memory where it says host memory."},
 };
 enum RuleIndex {
   kMemoryLeak,
   kResourceLeak,
   kIllegalFree,
   kDoubleFree,
-  kMismatchedFree
+  kMismatchedFree,
+  kUseAfterFree,
+  kOutOfBounds,
+  kWrongDirection
 };
 
 json::object text(const std::string &message) {
@@ -69,7 +84,8 @@ json::array rulesJson() {
         {"help", text(std::string(rule.full) +
                       " Fix the code at the location (the call chain shows "
                       "how it was reached), or suppress a known finding with "
-                      "a leak: or free: line in a suppressions file.")},
+                      "a leak:, free: or access: line in a suppressions "
+                      "file.")},
         {"defaultConfiguration", json::object{{"level", "error"}}}});
   return rules;
 }
@@ -220,6 +236,12 @@ RuleIndex ruleOf(ErrorKind kind) {
     return kDoubleFree;
   case ErrorKind::MismatchedRelease:
     break;
+  case ErrorKind::UseAfterFree:
+    return kUseAfterFree;
+  case ErrorKind::OutOfBounds:
+    return kOutOfBounds;
+  case ErrorKind::WrongDirection:
+    return kWrongDirection;
   }
   return kMismatchedFree;
 }
@@ -244,12 +266,16 @@ void addErrors(json::array &results, const ReportInput &input,
   for (const auto &[e, count] : firsts) {
     Level level = familyOf(e->api).level;
     bool memory = familyOf(e->api).kind == Kind::Memory;
-    std::string message = errorTitle(*e);
+    bool access = isAccessError(e->kind);
+    std::string message = access ? accessProblem(*e) : errorTitle(*e);
     if (message.find(apiInfo(e->api).name) == std::string::npos)
       message += std::string(" by ") + apiInfo(e->api).name;
     message += ", " + std::to_string(count) + " time(s)";
     uint64_t bytes = 0;
-    if (e->hasAcquired && familyOf(e->acquired.api).kind == Kind::Memory) {
+    if (access) {
+      bytes = e->badBytes;
+    } else if (e->hasAcquired &&
+               familyOf(e->acquired.api).kind == Kind::Memory) {
       bytes = e->acquired.size;
       message += ", of " + std::to_string(bytes) + " byte(s)";
     }
@@ -258,7 +284,9 @@ void addErrors(json::array &results, const ReportInput &input,
     json::object result = resultJson(ruleOf(e->kind), message, level,
                                      input.sites, e->site, e->api);
     addPlace(result, input.sites, e->site,
-             memory ? "freed here" : "released here");
+             access   ? "accessed here"
+             : memory ? "freed here"
+                      : "released here");
     json::array related;
     auto relate = [&](uint32_t site, const char *what) {
       json::value location =

@@ -70,7 +70,15 @@ const char *const kRule =
     "-----------------------------------------------------\n";
 
 const char *kindPrefix(SuppressionKind kind) {
-  return kind == SuppressionKind::Leak ? "leak:" : "free:";
+  switch (kind) {
+  case SuppressionKind::Leak:
+    return "leak:";
+  case SuppressionKind::Free:
+    return "free:";
+  case SuppressionKind::Access:
+    return "access:";
+  }
+  return "";
 }
 
 } // namespace
@@ -112,8 +120,12 @@ bool Suppressions::parse(const std::string &text, const std::string &fileName,
       suppression.kind = SuppressionKind::Leak;
     } else if (type == "free") {
       suppression.kind = SuppressionKind::Free;
+    } else if (type == "access") {
+      suppression.kind = SuppressionKind::Access;
     } else {
-      *error = where + "expected 'leak:PATTERN' or 'free:PATTERN', not '" +
+      *error = where +
+               "expected 'leak:PATTERN', 'free:PATTERN' or 'access:PATTERN', "
+               "not '" +
                entry + "'";
       return false;
     }

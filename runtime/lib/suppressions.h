@@ -6,6 +6,8 @@
 //   # a comment; blank lines are skipped
 //   leak:PATTERN   a memory or resource leak
 //   free:PATTERN   an illegal, double or mismatched release
+//   access:PATTERN a copy or set that touches freed memory, runs out of
+//                  bounds or goes the wrong way (Ledger::access)
 //
 // PATTERN is matched as LeakSanitizer matches one: anywhere in the text
 // unless it starts with '^' (then at the start) or ends with '$' (then at
@@ -35,7 +37,7 @@ namespace msledger {
 
 struct SiteTable; // report.h
 
-enum class SuppressionKind { Leak, Free };
+enum class SuppressionKind { Leak, Free, Access };
 
 struct Suppression {
   SuppressionKind kind = SuppressionKind::Leak;

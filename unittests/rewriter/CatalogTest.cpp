@@ -236,7 +236,7 @@ TEST(Catalog, RejectsInconsistentFunctions) {
   EXPECT_TRUE(
       mentions(releaseError(R"json("role": "destroy", "family": "stream",
                                     "handle": {"from": "param", "param": "stream"}, "success": {"equals": 0})json"),
-               "role must be alloc, free, acquire or release"));
+               "role must be alloc, free, acquire, release or access"));
   EXPECT_TRUE(mentions(
       parseError(withRelease(
           R"json({"signature": "aclError aclrtCreateStream(aclrtStream *stream)",
@@ -285,6 +285,128 @@ TEST(Catalog, AFunctionRecordedByItsCalleeNeedsNoHandleOrSize) {
   EXPECT_TRUE(mentions(parseError(wrong),
                        "function 'regionsRegister': recorded_by must be "
                        "\"callee\", not \"caller\""));
+}
+
+namespace {
+
+/// A pool family with an allocation, a free and `access`, a copy.
+std::string withAccess(const std::string &signature,
+                       const std::string &fields) {
+  return R"json({"version": 1, "families": [{"name": "pool", "level": "cann",
+      "kind": "memory", "display": "pool memory", "space": "GM"}], "functions": [
+      {"signature": "int poolAlloc(void **p, size_t n)", "role": "alloc",
+       "family": "pool", "handle": {"from": "out", "param": "p"},
+       "size": {"param": "n"}, "success": {"equals": 0}},
+      {"signature": "int poolFree(void *p)", "role": "free", "family": "pool",
+       "handle": {"from": "param", "param": "p"}, "success": {"equals": 0}},
+      {"signature": ")json" +
+         signature + R"json(", "role": "access", "family": "pool", )json" +
+         fields + "}]}";
+}
+
+} // namespace
+
+TEST(Catalog, AnAccessNamesTheRangesItTouches) {
+  std::string error;
+  std::optional<Catalog> linear = Catalog::parse(
+      withAccess("int copy(void *to, const void *from, size_t n, int kind)",
+                 R"json("access": {"write": "to", "read": "from",
+                 "size": "n", "direction": "kind"})json"),
+      "test.json", &error);
+  ASSERT_TRUE(linear) << error;
+  const AccessParams &copy = linear->findFunction("copy")->access;
+  EXPECT_EQ(copy.write, 0);
+  EXPECT_EQ(copy.read, 1);
+  EXPECT_EQ(copy.size, 2);
+  EXPECT_EQ(copy.direction, 3);
+  EXPECT_FALSE(copy.twoDimensional());
+  std::optional<Catalog> planar = Catalog::parse(
+      withAccess("int copy2d(uint64_t to, size_t tp, size_t w, size_t h)",
+                 R"json("access": {"write": "to", "write_pitch": "tp",
+                 "width": "w", "height": "h"})json"),
+      "test.json", &error);
+  ASSERT_TRUE(planar) << error;
+  const AccessParams &copy2d = planar->findFunction("copy2d")->access;
+  EXPECT_TRUE(copy2d.twoDimensional());
+  EXPECT_EQ(copy2d.read, -1);
+  EXPECT_EQ(copy2d.writePitch, 1);
+  // An access does not count as the family's release.
+  EXPECT_TRUE(
+      mentions(parseError(R"json({"version": 1, "families": [{"name": "pool",
+      "level": "cann", "kind": "memory", "display": "pool", "space": "GM"}],
+      "functions": [{"signature": "int poolAlloc(void **p, size_t n)",
+      "role": "alloc", "family": "pool", "handle": {"from": "out", "param": "p"},
+      "size": {"param": "n"}, "success": {"equals": 0}},
+      {"signature": "int set(void *p, size_t n)", "role": "access",
+      "family": "pool", "access": {"write": "p", "size": "n"}}]})json"),
+               "family 'pool' needs at least one releasing function"));
+}
+
+TEST(Catalog, RejectsMalformedAccesses) {
+  const char *signature = "int copy(void *to, const void *from, size_t n)";
+  EXPECT_TRUE(mentions(parseError(withAccess(signature, R"json("x": 1)json")),
+                       "function 'copy': an access needs \"access\""));
+  EXPECT_TRUE(
+      mentions(parseError(withAccess(
+                   signature, R"json("access": {"write": "to", "size": "n"},
+          "success": {"equals": 0})json")),
+               "function 'copy': an access has no \"success\""));
+  EXPECT_TRUE(mentions(
+      parseError(withAccess(
+          signature, R"json("access": {"write": "dst", "size": "n"})json")),
+      "access write parameter \"dst\" is not in the signature"));
+  EXPECT_TRUE(mentions(
+      parseError(withAccess(
+          signature, R"json("access": {"write": "n", "size": "n"})json")),
+      "access write parameter \"n\" must be an address"));
+  EXPECT_TRUE(mentions(
+      parseError(withAccess(
+          signature, R"json("access": {"write": "to", "size": "to"})json")),
+      "access size parameter \"to\" must be a number"));
+  EXPECT_TRUE(mentions(
+      parseError(withAccess(signature, R"json("access": {"size": "n"})json")),
+      "an access needs a \"write\" or \"read\""));
+  EXPECT_TRUE(mentions(
+      parseError(withAccess(
+          signature, R"json("access": {"write": "to", "len": "n"})json")),
+      "unknown access field \"len\""));
+  EXPECT_TRUE(mentions(
+      parseError(withAccess(signature, R"json("access": {"write": "to"})json")),
+      "an access has a \"size\", or a \"width\""));
+  EXPECT_TRUE(
+      mentions(parseError(withAccess(signature, R"json("access": {"write": "to",
+                            "width": "n", "height": "n"})json")),
+               "a 2-D access needs \"width\", \"height\" and the pitch"));
+  // Accesses are checked by the interposers and track.h only.
+  std::string error;
+  std::optional<Catalog> addition =
+      Catalog::parse(withAccess(signature,
+                                R"json("access": {"write": "to", "read": "from",
+                 "size": "n"})json"),
+                     "mine.json", &error);
+  ASSERT_TRUE(addition) << error;
+  EXPECT_TRUE(mentions(mergeError(*addition),
+                       "function 'copy': \"role\": \"access\" is for the "
+                       "built-in catalog only"));
+}
+
+TEST(Catalog, TheCopiesAndSetsAreAccessesAtTheirLevels) {
+  std::string error;
+  std::optional<Catalog> catalog = Catalog::load(MSLEDGER_CATALOG_PATH, &error);
+  ASSERT_TRUE(catalog) << error;
+  for (const char *name : {"aclrtMemcpy", "aclrtMemcpyAsync", "aclrtMemcpy2d",
+                           "aclrtMemcpy2dAsync", "aclrtMemset",
+                           "aclrtMemsetAsync", "drvMemcpy", "drvMemsetD8"}) {
+    const Function *f = catalog->findFunction(name);
+    ASSERT_NE(f, nullptr) << name;
+    EXPECT_EQ(f->role, Role::Access) << name;
+    EXPECT_EQ(catalog->familyOf(*f).level,
+              name[0] == 'd' ? Level::Device : Level::Cann)
+        << name;
+    EXPECT_GE(f->access.write, 0) << name;
+  }
+  EXPECT_TRUE(catalog->findFunction("aclrtMemcpy2d")->access.twoDimensional());
+  EXPECT_EQ(catalog->findFunction("aclrtMemset")->access.direction, -1);
 }
 
 TEST(Catalog, TheMstxPoolCallsAreRecordedByTheirCallee) {
@@ -532,10 +654,10 @@ TEST(Catalog, ImplicitReleases) {
       parseError(implicitCatalog(R"json([{"function": "aclNope"}])json")),
       "family 'stream': released implicitly by \"aclNope\", which is not in "
       "the catalog"));
-  EXPECT_TRUE(
-      mentions(parseError(implicitCatalog(
-                   R"json([{"function": "aclrtSetDevice"}])json")),
-               "released implicitly by aclrtSetDevice, which acquires"));
+  EXPECT_TRUE(mentions(
+      parseError(
+          implicitCatalog(R"json([{"function": "aclrtSetDevice"}])json")),
+      "released implicitly by aclrtSetDevice, which does not release"));
   EXPECT_TRUE(mentions(
       parseError(implicitCatalog(
           R"json([{"function": "aclrtDestroyStream", "scope": "device"}])json")),

@@ -152,3 +152,31 @@ TEST(Wrappers, EverySpaceHasTheEnumeratorOfMsledgerH) {
   EXPECT_STREQ(spaceEnumerator(Space::DVPP), "MSLEDGER_SPACE_DVPP");
   EXPECT_STREQ(spaceEnumerator(Space::Virtual), "MSLEDGER_SPACE_VIRTUAL");
 }
+
+TEST(Wrappers, AnAccessIsCheckedBeforeTheCall) {
+  Catalog catalog = builtIn();
+  const Function *copy2d = catalog.findFunction("aclrtMemcpy2d");
+  ASSERT_NE(copy2d, nullptr);
+  std::vector<std::string> args = {"d", "dp", "s", "sp", "w", "h", "k"};
+  EXPECT_EQ(accessArguments(*copy2d, args),
+            "(uint64_t)(uintptr_t)(d), msledger_extent_2d((uint64_t)(dp), "
+            "(uint64_t)(w), (uint64_t)(h)), (uint64_t)(uintptr_t)(s), "
+            "msledger_extent_2d((uint64_t)(sp), (uint64_t)(w), (uint64_t)(h)), "
+            "(int)(k)");
+  const Function *set = catalog.findFunction("aclrtMemset");
+  ASSERT_NE(set, nullptr);
+  EXPECT_EQ(accessArguments(*set, {"p", "max", "v", "n"}),
+            "(uint64_t)(uintptr_t)(p), (uint64_t)(n), 0, 0, -1");
+  // C: the check, then the call; C++: the Access template.
+  std::string macro = macroFor(catalog, "aclrtMemset");
+  EXPECT_TRUE(contains(macro, "msledger_record_access(msledger_api_, "
+                              "msledger_site_, "))
+      << macro;
+  EXPECT_LT(macro.find("msledger_record_access"),
+            macro.rfind("aclrtMemset(msledger_a0_"))
+      << macro;
+  EXPECT_TRUE(contains(macro,
+                       "(msledger_track_::Access<decltype(&aclrtMemset), "
+                       "&aclrtMemset, "))
+      << macro;
+}

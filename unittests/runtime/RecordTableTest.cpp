@@ -255,3 +255,28 @@ TEST(RecordTable, ConcurrentThreadsNeverLoseOrShareRecords) {
     keys.insert(r.key);
   EXPECT_EQ(keys.size(), table.size());
 }
+
+TEST(RecordTable, VersionChangesWithEveryChangeAndFreedSnapshotListsReleases) {
+  RecordTable table;
+  uint64_t start = table.version();
+  Record previous, found;
+  table.acquire(record(0x1000), false, &previous);
+  uint64_t afterAcquire = table.version();
+  EXPECT_NE(afterAcquire, start);
+  table.find(0x1000, &found);
+  EXPECT_EQ(table.version(), afterAcquire) << "a lookup changes nothing";
+  EXPECT_TRUE(table.freedSnapshot().empty());
+  table.take(0x1000, false, releaseEvent(2), &found);
+  EXPECT_NE(table.version(), afterAcquire);
+  std::vector<FreedRecord> released = table.freedSnapshot();
+  ASSERT_EQ(released.size(), 1u);
+  EXPECT_EQ(released[0].acquired.key, 0x1000u);
+  EXPECT_EQ(released[0].serial, 2u);
+  EXPECT_EQ(released[0].site, 9u);
+  // A release undone (the real call failed) is forgotten.
+  table.acquire(record(0x2000), false, &previous);
+  RecordTable::TakeResult taken =
+      table.take(0x2000, false, releaseEvent(4), &found);
+  table.restore(found, taken, releaseEvent(4));
+  EXPECT_EQ(table.freedSnapshot().size(), 1u);
+}

@@ -80,7 +80,7 @@ TEST(Sarif, NothingFoundIsAnEmptyRunWithItsRules) {
   json::value log = json::parse(formatSarif(oneSite(), live, {}, "/p"));
   const json::object &run = log.at("runs").at(0).as_object();
   EXPECT_TRUE(run.at("results").as_array().empty());
-  EXPECT_EQ(run.at("tool").at("driver").at("rules").as_array().size(), 5u);
+  EXPECT_EQ(run.at("tool").at("driver").at("rules").as_array().size(), 8u);
   EXPECT_EQ(run.at("originalUriBaseIds").at("PROJECTROOT").at("uri"),
             "file:///p/");
 }

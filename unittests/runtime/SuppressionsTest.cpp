@@ -68,8 +68,8 @@ TEST(Suppressions, ABadLineIsAnErrorNamingFileAndLine) {
   std::string error;
   Suppressions typo;
   EXPECT_FALSE(typo.parse("leak:a\n\nleek:b\n", "s.txt", &error));
-  EXPECT_EQ(error, "s.txt:3: expected 'leak:PATTERN' or 'free:PATTERN', not "
-                   "'leek:b'");
+  EXPECT_EQ(error, "s.txt:3: expected 'leak:PATTERN', 'free:PATTERN' or "
+                   "'access:PATTERN', not 'leek:b'");
   EXPECT_TRUE(typo.empty()) << "nothing of a bad file is kept";
   Suppressions empty;
   EXPECT_FALSE(empty.parse("leak:\n", "s.txt", &error));

@@ -120,6 +120,27 @@ MSLEDGER_API void msledger_record_release(int api, uint64_t handle,
                                           const msledger_site *site);
 
 /*
+ * A copy or set (an API of role "access": aclrtMemcpy, aclrtMemset, ...)
+ * about to write `write_size` bytes at `write` and read `read_size` bytes at
+ * `read` (0 for a side it has not). Checked against the live and recently
+ * freed memory of the API's level: touching freed memory, running past the
+ * end of an allocation, or -- `direction` being an aclrtMemcpyKind, -1 for
+ * none -- passing host memory as device memory or the reverse is reported
+ * (unless check_access=no). Call it before the real call.
+ */
+MSLEDGER_API void msledger_record_access(int api, const msledger_site *site,
+                                         uint64_t write, uint64_t write_size,
+                                         uint64_t read, uint64_t read_size,
+                                         int direction);
+
+/* The bytes a 2-D copy spans on one side: `height` rows of `width` bytes,
+ * `pitch` bytes apart. */
+static inline uint64_t msledger_extent_2d(uint64_t pitch, uint64_t width,
+                                          uint64_t height) {
+  return width == 0 || height == 0 ? 0 : (height - 1) * pitch + width;
+}
+
+/*
  * For msrewrite's wrappers (msledger/track.h). msledger_api_interposed() says
  * whether the application's calls to `api` reach msledger's interposer (the
  * library is preloaded, or linked ahead of the API's own library). If so, the
