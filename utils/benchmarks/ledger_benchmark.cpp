@@ -5,6 +5,13 @@
 //
 //   SimPair/threads:N     aclrtMalloc + aclrtFree of 1 KiB on the simulated
 //                         device (tracked when libmsledger is preloaded)
+//   SimCopy               aclrtMemcpy of 1 KiB from a std::vector to the
+//                         middle of a device buffer (checked when preloaded,
+//                         unless check_access=no)
+//   AccessCheck/interior  Ledger::access alone, with 10,000 live buffers: a
+//   AccessCheck/start     copy into the middle of one (found through the
+//                         range index) or at its start (one lookup), from
+//                         memory no record covers
 //   LedgerPair/threads:N  the ledger alone: one acquire and one release
 //   LiveRecords           ledger bytes per live allocation at 1,000,000
 //   Report1M              the leak report over 1,000,000 live allocations
@@ -55,6 +62,39 @@ void SimPair(benchmark::State &state) {
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(SimPair)->Threads(1)->Threads(2)->UseRealTime();
+
+void SimCopy(benchmark::State &state) {
+  aclrtSetCurrentContext(simContext());
+  void *device = nullptr;
+  aclrtMalloc(&device, 4096, ACL_MEM_MALLOC_HUGE_FIRST);
+  std::vector<char> host(1024, 1);
+  for (auto _ : state)
+    aclrtMemcpy(static_cast<char *>(device) + 1024, 1024, host.data(), 1024,
+                ACL_MEMCPY_HOST_TO_DEVICE);
+  aclrtFree(device);
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(SimCopy)->UseRealTime();
+
+void AccessCheck(benchmark::State &state, uint64_t offset) {
+  Ledger &ledger = Ledger::get();
+  const unsigned alloc = static_cast<unsigned>(apiIndex("aclrtMalloc"));
+  const unsigned copy = static_cast<unsigned>(apiIndex("aclrtMemcpy"));
+  const uint64_t base = 0x7000000000ULL;
+  for (uint64_t i = 0; i < 10000; ++i)
+    ledger.acquire(alloc, base + (i << 12), 4096, Space::GM, nullptr);
+  std::vector<char> host(1024);
+  uint64_t i = 0;
+  for (auto _ : state) {
+    uint64_t address = base + ((i++ % 10000) << 12) + offset;
+    ledger.access(
+        copy, nullptr,
+        {address, 1024, reinterpret_cast<uintptr_t>(host.data()), 1024, 1});
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK_CAPTURE(AccessCheck, interior, 1024)->UseRealTime();
+BENCHMARK_CAPTURE(AccessCheck, start, 0)->UseRealTime();
 
 std::atomic<uint64_t> NextBase{0x6000000000ULL};
 

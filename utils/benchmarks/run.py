@@ -6,7 +6,8 @@ Usage: utils/benchmarks/run.py [BUILD_DIR] [--repetitions N]
 Runs the simulated-device benchmark in alternating processes -- untracked,
 then with libmsledger preloaded (CANN level only, then both levels) -- N times
 each, so that the baseline is measured in the same run, and reports medians:
-ns added per aclrtMalloc+aclrtFree pair, two-thread scaling of the ledger,
+ns added per aclrtMalloc+aclrtFree pair, what the copy checks add to an
+aclrtMemcpy, two-thread scaling of the ledger,
 what the crash-safe journal adds per event, ledger bytes per live
 allocation and the time of a report over 1,000,000 live allocations.
 """
@@ -68,6 +69,30 @@ def main():
             value = median_ns_per_item(sim[name][threads])
             line += " | %s %7.1f (+%.1f ns, %.2fx)" % (name, value, value - base, value / base)
         print(line)
+
+    copies = {name: [] for name in ("untracked", "leaks only", "checked", "checked, both levels")}
+    copy_configs = [("untracked", {}),
+                    ("leaks only", {"LD_PRELOAD": library,
+                                    "MSLEDGER_OPTIONS": "check_device_heap=0:check_access=0:leak_check=0:exitcode=0"}),
+                    ("checked", {"LD_PRELOAD": library,
+                                 "MSLEDGER_OPTIONS": "check_device_heap=0:leak_check=0:exitcode=0"}),
+                    ("checked, both levels", {"LD_PRELOAD": library,
+                                              "MSLEDGER_OPTIONS": "leak_check=0:exitcode=0"})]
+    for _ in range(args.repetitions):  # alternate
+        for name, env in copy_configs:
+            copies[name] += run(binary, env, "SimCopy", 1)["SimCopy/real_time"]
+    base = median_ns_per_item(copies["untracked"])
+    line = "Copy checks, aclrtMemcpy of 1 KiB into a device buffer (median of %d, ns per copy): untracked %.1f" % (
+        args.repetitions, base)
+    for name, _ in copy_configs[1:]:
+        value = median_ns_per_item(copies[name])
+        line += " | %s %.1f (+%.1f ns)" % (name, value, value - base)
+    print(line)
+    checks = run(binary, {}, "AccessCheck", args.repetitions)
+    print("  the check alone, 10,000 live buffers: %.1f ns into the middle of one (range index), "
+          "%.1f ns at its start (one lookup)"
+          % (median_ns_per_item(checks["AccessCheck/interior/real_time"]),
+             median_ns_per_item(checks["AccessCheck/start/real_time"])))
 
     ledger = run(binary, {}, "LedgerPair|LiveRecords|Report1M", args.repetitions)
     one = median_ns_per_item(ledger["LedgerPair/real_time/threads:1"])
