@@ -32,6 +32,16 @@ std::atomic<Ledger *> Instance{nullptr};
 __attribute__((tls_model("initial-exec"))) thread_local uint16_t ThreadIndex =
     0;
 
+// The serials the thread hands out next, [next, end): a block of the ledger's
+// counter taken in the clock's epoch `epoch` (Ledger::serialAtLeast).
+struct SerialBlock {
+  uint64_t next;
+  uint64_t end;
+  uint32_t epoch;
+  uint32_t size; // of the next block: smaller after a shard's conflict
+};
+__attribute__((tls_model("initial-exec"))) thread_local SerialBlock Serials;
+
 // The thread's call chain (msledger_frame_push): the sites of the rewritten
 // helper calls it is in, outermost first. Deeper calls are counted, not kept.
 constexpr unsigned kMaxFrames = 32;
@@ -299,6 +309,58 @@ std::vector<const msledger_site *> Ledger::callers(uint32_t id) const {
                                             chain.callers + chain.count);
 }
 
+uint64_t Ledger::serialAtLeast(uint64_t atLeast) {
+  SerialBlock &block = Serials;
+  Ledger *ledger = Instance.load(std::memory_order_relaxed);
+  uint32_t epoch = ledger->SerialEpoch.load(std::memory_order_relaxed);
+  if (block.next < block.end && block.next >= atLeast && block.epoch == epoch)
+    return block.next++;
+  return ledger->renewSerials(atLeast, epoch);
+}
+
+uint64_t Ledger::renewSerials(uint64_t atLeast, uint32_t epoch) {
+  SerialBlock &block = Serials;
+  // When no other thread took serials since this block was taken, its rest
+  // is taken again, and more: a lone thread's serials stay dense (and a
+  // deterministic program's reports the same run after run). Either way
+  // every serial handed out so far, `atLeast - 1` among them, is below the
+  // new block.
+  // The rest of a block given up for a shard's later serial is lost: the
+  // blocks of a thread whose events meet other threads' shrink (to 1, a
+  // serial an event, as one counter would), and grow back (to
+  // kSerialBlock) as they are used up, so that contention costs neither
+  // the counter's cache line on every event nor most of the serials.
+  bool conflict = block.next < atLeast;
+  uint32_t size =
+      block.size == 0 ? static_cast<uint32_t>(kSerialBlock)
+      : conflict      ? std::max(block.size / 4, 1U)
+      : block.next == block.end
+          ? std::min(block.size * 2, static_cast<uint32_t>(kSerialBlock))
+          : block.size;
+  uint64_t start = block.next;
+  uint64_t expected = block.end;
+  if (block.end == 0 || conflict ||
+      !NextSerial.compare_exchange_strong(expected, start + size,
+                                          std::memory_order_relaxed))
+    start = NextSerial.fetch_add(size, std::memory_order_relaxed);
+  block = SerialBlock{start, start + size, epoch, size};
+  // The first block of an epoch marks when its serials began (timeOfSerial).
+  if (CheckpointEpoch.load(std::memory_order_relaxed) != epoch + 1) {
+    std::lock_guard<std::mutex> lock(ClockMutex);
+    if (CheckpointEpoch.load(std::memory_order_relaxed) != epoch + 1) {
+      CheckpointEpoch.store(epoch + 1, std::memory_order_relaxed);
+      if (Checkpoints.empty() || Checkpoints.back().first < start)
+        Checkpoints.emplace_back(start, nowNs());
+    }
+  }
+  return block.next++;
+}
+
+void Ledger::renewSerialBlock() {
+  renewSerials(0, SerialEpoch.load(std::memory_order_relaxed));
+  --Serials.next; // handed out by the next event
+}
+
 uint64_t Ledger::nowNs() const { return monotonicNs() - StartNs; }
 
 void Ledger::startClock() {
@@ -317,21 +379,21 @@ void Ledger::clockLoop() {
   int pid = getpid();
   while (pid == getpid()) {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    uint64_t issued = NextSerial.load(std::memory_order_relaxed);
-    std::lock_guard<std::mutex> lock(ClockMutex);
-    if (Checkpoints.empty() || Checkpoints.back().first != issued)
-      Checkpoints.emplace_back(issued, nowNs());
+    // Each thread takes a new block of serials at its next event.
+    SerialEpoch.fetch_add(1, std::memory_order_relaxed);
   }
 }
 
 uint64_t Ledger::timeOfSerial(uint64_t serial) const {
   std::lock_guard<std::mutex> lock(ClockMutex);
+  // The epoch the serial's block was taken in: its first block started at
+  // or before the serial, the next epoch's first after it.
   auto after =
       std::upper_bound(Checkpoints.begin(), Checkpoints.end(), serial,
                        [](uint64_t s, const std::pair<uint64_t, uint64_t> &c) {
                          return s < c.first;
                        });
-  return after == Checkpoints.end() ? nowNs() : after->second;
+  return after == Checkpoints.begin() ? 0 : std::prev(after)->second;
 }
 
 const FamilyInfo *Ledger::trackedFamily(unsigned api, uint64_t handle,
@@ -359,14 +421,14 @@ void Ledger::acquire(unsigned api, uint64_t handle, uint64_t size, Space space,
   record.api = static_cast<uint16_t>(api);
   record.thread = threadIndex();
   record.site = internEvent(site);
-  record.serial = NextSerial.fetch_add(1, std::memory_order_relaxed);
   if (!ClockRunning.load(std::memory_order_relaxed))
     startClock();
   Record previous;
   // A live key handed out again was released by something the catalog does
   // not describe: the new record replaces it.
-  Tables[static_cast<int>(family->level)].acquire(record, family->refcounted,
-                                                  &previous);
+  Tables[static_cast<int>(family->level)].acquire(
+      record, family->refcounted, &previous, &Ledger::serialAtLeast,
+      &record.serial);
   if (Journal_.active())
     Journal_.acquire(static_cast<int>(family->level), record);
 }
@@ -385,11 +447,16 @@ void Ledger::beginRelease(unsigned api, uint64_t handle,
   pending->event.api = static_cast<uint16_t>(api);
   pending->event.thread = threadIndex();
   pending->event.site = internEvent(site);
-  // The release's serial is taken now, before the real call can let another
-  // thread be handed the same address: serials follow the real order.
-  pending->event.serial = NextSerial.fetch_add(1, std::memory_order_relaxed);
+  // What a release ends without naming it is what was acquired before it:
+  // its serial follows every serial handed out so far.
+  if (api < ImplicitReleasers.size() && ImplicitReleasers.test(api))
+    renewSerialBlock();
+  // The release's serial is taken now, under the key's shard lock, before
+  // the real call can let another thread be handed the same address: the
+  // events of a key have serials in the order they happen.
   pending->taken = Tables[static_cast<int>(family->level)].take(
-      key, family->refcounted, pending->event, &pending->record);
+      key, family->refcounted, pending->event, &pending->record,
+      &Ledger::serialAtLeast, &pending->event.serial);
 }
 
 void Ledger::endRelease(PendingRelease &pending, bool succeeded) {
@@ -493,7 +560,7 @@ void Ledger::access(unsigned api, const msledger_site *site,
                .second)
         continue;
     }
-    error.serial = NextSerial.fetch_add(1, std::memory_order_relaxed);
+    error.serial = serialAtLeast(0);
     reportError(error);
   }
 }
@@ -853,6 +920,7 @@ void Ledger::forkChild() {
   // The child reports only what it acquires itself; the parent still owns
   // (and reports) everything that was live at the fork.
   InheritedBelow = NextSerial.load(std::memory_order_relaxed);
+  Serials = SerialBlock{0, 0, 0, 0}; // the parent's: the child takes its own
   Pid = getpid();
   ClockRunning.store(false);
   forkParent();

@@ -7,7 +7,9 @@
 //   * acquire() and a release's two halves (beginRelease() before the real
 //     call, endRelease() with its outcome) record events at the level of the
 //     API's family:
-//     every recorded event gets the next serial from one atomic counter;
+//     every recorded event gets a serial, unique in the process and
+//     increasing along each thread and along each key (from per-thread
+//     blocks of one counter: serialAtLeast);
 //     records live in a RecordTable per level, keyed by address (memory
 //     families share one namespace, so a release through the wrong memory
 //     family is seen) or by namespaced handle;
@@ -240,7 +242,29 @@ private:
   Options Opts;
   bool Enabled[2] = {false, false};
   RecordTable Tables[2];
+
+  // Serials: each thread takes blocks of up to kSerialBlock from NextSerial,
+  // a new one when its block is used up, when the clock's epoch (10 ms)
+  // moved on, and when the key's shard has seen a later serial than the
+  // block's next (RecordTable::SerialSource; the thread's blocks then
+  // shrink); so an event's serial is unique, increases along its thread and
+  // along its key, and its time is known within an epoch (Checkpoints). The
+  // counter is touched once a block, not once an event.
+  static constexpr uint64_t kSerialBlock = 64;
   std::atomic<uint64_t> NextSerial{0};
+  std::atomic<uint32_t> SerialEpoch{0};
+  std::atomic<uint32_t> CheckpointEpoch{0}; // epoch + 1 of the last one
+
+public:
+  /// A serial at least `atLeast` for the calling thread's event
+  /// (RecordTable::SerialSource).
+  static uint64_t serialAtLeast(uint64_t atLeast);
+
+private:
+  uint64_t renewSerials(uint64_t atLeast, uint32_t epoch);
+  /// Makes the thread's next serial follow every serial handed out so far
+  /// (an implicit release's).
+  void renewSerialBlock();
   std::atomic<uint32_t> NextThread{1};
   std::atomic<uint64_t> Errors{0};
 
@@ -297,8 +321,9 @@ private:
   /// Keeps `annotation` unless there are kMaxAnnotations already.
   bool annotate(Annotation annotation);
 
-  // (serial counter, time) samples taken every 10 ms by a clock thread, so
-  // that events carry timestamps without reading a clock on the hot path.
+  // (first serial of an epoch's first block, time), so that events carry
+  // timestamps without reading a clock on the hot path: the clock thread
+  // moves SerialEpoch on every 10 ms.
   mutable std::mutex ClockMutex;
   std::vector<std::pair<uint64_t, uint64_t>> Checkpoints;
   std::atomic<bool> ClockRunning{false};

@@ -86,8 +86,10 @@ uint32_t RecordTable::distance(const Slot &slot, uint32_t index,
   return index >= start ? index - start : index + capacity - start;
 }
 
-RecordTable::Shard &RecordTable::shardOf(uint64_t h) const {
-  return Shards[h >> 56];
+RecordTable::Shard &RecordTable::shardOf(uint64_t key) const {
+  // By the key's 64 KiB granule: memory a thread works in (its allocator's
+  // region) stays in shards of its own, not a share of all of them.
+  return Shards[hash(key >> kShardGranuleBits) >> 56];
 }
 
 long RecordTable::findIndex(const Shard &shard, uint64_t key, uint64_t h) {
@@ -154,11 +156,30 @@ void RecordTable::grow(Shard &shard) {
   free(old);
 }
 
+namespace {
+
+/// The serial of an event in `nextSerial`'s shard (from `serials`, or
+/// `given`), and the shard's next floor; *out gets it if asked.
+uint64_t stamp(uint64_t given, uint64_t &nextSerial,
+               RecordTable::SerialSource serials, uint64_t *out) {
+  uint64_t serial = serials ? serials(nextSerial) : given;
+  if (serial >= nextSerial)
+    nextSerial = serial + 1;
+  if (out)
+    *out = serial;
+  return serial;
+}
+
+} // namespace
+
 RecordTable::AcquireResult
-RecordTable::acquire(const Record &record, bool refcounted, Record *previous) {
-  uint64_t h = hash(record.key);
-  Shard &shard = shardOf(h);
+RecordTable::acquire(const Record &given, bool refcounted, Record *previous,
+                     SerialSource serials, uint64_t *serial) {
+  uint64_t h = hash(given.key);
+  Shard &shard = shardOf(given.key);
   shard.lock();
+  Record record = given;
+  record.serial = stamp(given.serial, shard.nextSerial, serials, serial);
   long index = findIndex(shard, record.key, h);
   AcquireResult result = AcquireResult::Inserted;
   if (index >= 0) {
@@ -187,11 +208,14 @@ RecordTable::acquire(const Record &record, bool refcounted, Record *previous) {
 }
 
 RecordTable::TakeResult RecordTable::take(uint64_t key, bool refcounted,
-                                          const FreedRecord &release,
-                                          Record *found) {
+                                          const FreedRecord &given,
+                                          Record *found, SerialSource serials,
+                                          uint64_t *serial) {
   uint64_t h = hash(key);
-  Shard &shard = shardOf(h);
+  Shard &shard = shardOf(key);
   shard.lock();
+  FreedRecord release = given;
+  release.serial = stamp(given.serial, shard.nextSerial, serials, serial);
   long index = findIndex(shard, key, h);
   TakeResult result = TakeResult::NotFound;
   if (index >= 0) {
@@ -221,10 +245,12 @@ RecordTable::takeIf(const std::function<bool(const Record &)> &matches,
   for (unsigned i = 0; i < kShards; ++i) {
     Shard &shard = Shards[i];
     shard.lock();
+    uint64_t serial = stamp(release.serial, shard.nextSerial, nullptr, nullptr);
     // Keys first, then erase: backward-shift deletion moves slots.
     keys.clear();
     for (uint32_t s = 0; s < shard.capacity; ++s)
-      if (shard.slots[s].key && matches(unpack(shard.slots[s])))
+      if (shard.slots[s].key && unpack(shard.slots[s]).serial < serial &&
+          matches(unpack(shard.slots[s])))
         keys.push_back(shard.slots[s].key);
     for (uint64_t key : keys) {
       long index = findIndex(shard, key, hash(key));
@@ -260,7 +286,7 @@ void RecordTable::remember(Shard &shard, const Slot &ended,
 void RecordTable::restore(const Record &record, TakeResult taken,
                           const FreedRecord &release) {
   uint64_t h = hash(record.key);
-  Shard &shard = shardOf(h);
+  Shard &shard = shardOf(record.key);
   shard.lock();
   long index = findIndex(shard, record.key, h);
   if (taken == TakeResult::Dereferenced && index >= 0) {
@@ -297,8 +323,7 @@ FreedRecord RecordTable::unpackFreed(const FreedSlot &entry) {
 }
 
 bool RecordTable::findFreed(uint64_t key, FreedRecord *freed) const {
-  uint64_t h = hash(key);
-  Shard &shard = shardOf(h);
+  Shard &shard = shardOf(key);
   shard.lock();
   bool hit = false;
   if (shard.freed) {
@@ -343,7 +368,7 @@ uint64_t RecordTable::version() const {
 
 bool RecordTable::find(uint64_t key, Record *record) const {
   uint64_t h = hash(key);
-  Shard &shard = shardOf(h);
+  Shard &shard = shardOf(key);
   shard.lock();
   long index = findIndex(shard, key, h);
   if (index >= 0)

@@ -4,8 +4,12 @@
 // handle; 0 is never a key) to a packed 24-byte record, built for the hot path
 // of every tracked call:
 //
-//   * 256 shards chosen by hash, each an open-addressed Robin Hood table under
-//     its own spin lock, so threads rarely meet. The operations on one key
+//   * 256 shards chosen by a hash of the key's 64 KiB granule, each an
+//     open-addressed Robin Hood table under its own spin lock: threads that
+//     work in memory of their own (an allocator's per-thread region) use
+//     shards of their own, and their cache lines do not travel between
+//     cores (hashing each key alone would spread every thread over every
+//     shard). The operations on one key
 //     (acquire, take, restore, find, findFreed) take that key's shard lock
 //     once and are O(1) expected (findFreed scans the shard's remembered
 //     releases); those on the whole table (snapshot, takeIf, lockAll) take
@@ -13,7 +17,11 @@
 //   * slots are the records themselves (key + 16 bytes), tables grow by 1.25x
 //     at 90% load, so live records cost 24-34 bytes each;
 //   * each shard remembers its last kFreedPerShard releases, which is how a
-//     double release is told from a release of something never seen.
+//     double release is told from a release of something never seen (and a
+//     copy into freed memory found, access.h); releases concentrated in a
+//     few granules share those shards' memory of them;
+//   * each shard keeps the floor of its next event's serial, which it takes
+//     under the lock (SerialSource): a key's events are numbered in order.
 //
 // Records are copied in and out; nothing returned points into the table.
 //
@@ -68,29 +76,43 @@ public:
   RecordTable(const RecordTable &) = delete;
   RecordTable &operator=(const RecordTable &) = delete;
 
+  /// Where an event's serial comes from: a serial at least `atLeast`,
+  /// unique in the process and increasing along the calling thread
+  /// (Ledger::serialAtLeast). Called under the key's shard lock, so that
+  /// the events of one key -- whatever threads make them -- have increasing
+  /// serials in the order they happen: each shard keeps the serial after its
+  /// latest event, the floor of its next.
+  using SerialSource = uint64_t (*)(uint64_t atLeast);
+
   enum class AcquireResult { Inserted, Replaced, Referenced };
-  /// Inserts `record`. An existing record with the same key is replaced (its
-  /// release was never seen; *previous gets it) or, if `refcounted`, gets one
-  /// more reference and keeps its serial and site.
-  AcquireResult acquire(const Record &record, bool refcounted,
-                        Record *previous);
+  /// Inserts `record`, its serial from `serials` if given (then written to
+  /// *serial), else as it is. An existing record with the same key is
+  /// replaced (its release was never seen; *previous gets it) or, if
+  /// `refcounted`, gets one more reference and keeps its serial and site.
+  AcquireResult acquire(const Record &record, bool refcounted, Record *previous,
+                        SerialSource serials = nullptr,
+                        uint64_t *serial = nullptr);
 
   enum class TakeResult { Taken, Dereferenced, NotFound };
   /// Takes `key` out before its release is attempted (so that the address,
   /// once the real free has returned it, can be handed out and recorded
   /// again): removes the record and remembers `release` as what ended it, or
   /// drops one reference of a refcounted record that has more
-  /// (Dereferenced). *found gets the record as it was. One lock.
+  /// (Dereferenced). *found gets the record as it was. The release's serial
+  /// comes from `serials` if given (then written to *serial). One lock.
   TakeResult take(uint64_t key, bool refcounted, const FreedRecord &release,
-                  Record *found);
+                  Record *found, SerialSource serials = nullptr,
+                  uint64_t *serial = nullptr);
   /// Undoes take() after the real release failed: the record is back and
   /// the release forgotten.
   void restore(const Record &record, TakeResult taken,
                const FreedRecord &release);
 
   /// Takes out every record `matches` accepts, remembering `release` as what
-  /// ended each: an implicit release (a device reset ends its streams). Takes
-  /// each shard's lock in turn; for rare calls, not the hot path.
+  /// ended each: an implicit release (a device reset ends its streams). Only
+  /// records with serials below the release's are taken (a later one was
+  /// acquired after it), and every shard's next serial is made to follow
+  /// it. Takes each shard's lock in turn; for rare calls, not the hot path.
   std::vector<Record> takeIf(const std::function<bool(const Record &)> &matches,
                              const FreedRecord &release);
 
@@ -134,7 +156,8 @@ private:
     uint32_t capacity = 0;
     uint32_t count = 0;
     uint32_t freedNext = 0;
-    uint32_t version = 0; // changes made, for version()
+    uint32_t version = 0;    // changes made, for version()
+    uint64_t nextSerial = 0; // the floor of the next event's serial
     Slot *slots = nullptr;
     FreedSlot *freed = nullptr;
     void lock();
@@ -147,7 +170,8 @@ private:
   static FreedRecord unpackFreed(const FreedSlot &entry);
   static uint32_t home(uint64_t hash, uint32_t capacity);
   static uint32_t distance(const Slot &slot, uint32_t index, uint32_t capacity);
-  Shard &shardOf(uint64_t hash) const;
+  static constexpr unsigned kShardGranuleBits = 16;
+  Shard &shardOf(uint64_t key) const;
   static long findIndex(const Shard &shard, uint64_t key, uint64_t hash);
   static void insertSlot(Shard &shard, Slot slot);
   static void eraseAt(Shard &shard, uint32_t index);

@@ -10,8 +10,11 @@
 
 #include <gtest/gtest.h>
 
+#include <condition_variable>
+#include <mutex>
 #include <set>
 #include <thread>
+#include <vector>
 
 using namespace msledger;
 
@@ -269,4 +272,74 @@ TEST(Ledger, AnnotationsAreKeptInOrderUpToTheirLimit) {
   EXPECT_EQ(ledger.reportInput().annotations.size(), 10000u)
       << "later ones are not kept";
   EXPECT_NE(ledger.rangeStart("after the limit"), 0u) << "ids still given";
+}
+
+TEST(Ledger, AReleaseOnAnotherThreadFollowsTheAcquisition) {
+  // Thread B takes a block of serials first; this thread then takes a newer
+  // one and acquires X; B releases X: its release must still follow the
+  // acquisition (the journal replays by serial), as must X's next
+  // acquisition here.
+  const uint64_t x = 0x5000001000, y = 0x5000003000;
+  std::mutex mutex;
+  std::condition_variable changed;
+  int stage = 0;
+  auto waitFor = [&](int wanted) {
+    std::unique_lock<std::mutex> lock(mutex);
+    changed.wait(lock, [&] { return stage == wanted; });
+  };
+  auto moveTo = [&](int next) {
+    std::lock_guard<std::mutex> lock(mutex);
+    stage = next;
+    changed.notify_all();
+  };
+  std::thread other([&] {
+    Ledger::get().acquire(api("aclrtMalloc"), y, 16, Space::GM, nullptr);
+    moveTo(1);
+    waitFor(2);
+    release("aclrtFree", x, true);
+    release("aclrtFree", y, true);
+  });
+  waitFor(1);
+  // More than a block's worth of events: this thread's serials are now
+  // newer than every serial of the other thread's block.
+  for (int i = 0; i < 200; ++i) {
+    Ledger::get().acquire(api("aclrtMalloc"), 0x5000100000 + i * 64, 16,
+                          Space::GM, nullptr);
+    release("aclrtFree", 0x5000100000 + i * 64, true);
+  }
+  Ledger::get().acquire(api("aclrtMalloc"), x, 16, Space::GM, nullptr);
+  Record acquired;
+  ASSERT_TRUE(live(Level::Cann, api("aclrtMalloc"), x, &acquired));
+  moveTo(2);
+  other.join();
+  FreedRecord released;
+  ASSERT_TRUE(Ledger::get()
+                  .table(Level::Cann)
+                  .findFreed(Ledger::keyOf(api("aclrtMalloc"), x), &released));
+  EXPECT_GT(released.serial, acquired.serial);
+  Ledger::get().acquire(api("aclrtMalloc"), x, 16, Space::GM, nullptr);
+  Record again;
+  ASSERT_TRUE(live(Level::Cann, api("aclrtMalloc"), x, &again));
+  EXPECT_GT(again.serial, released.serial);
+  release("aclrtFree", x, true);
+}
+
+TEST(Ledger, ALoneThreadsSerialsAreDense) {
+  Ledger &ledger = Ledger::get();
+  std::vector<uint64_t> serials;
+  std::thread alone([&] {
+    for (int i = 0; i < 300; ++i) {
+      uint64_t address = 0x5000200000 + i * 64;
+      ledger.acquire(api("aclrtMalloc"), address, 16, Space::GM, nullptr);
+      Record record;
+      if (live(Level::Cann, api("aclrtMalloc"), address, &record))
+        serials.push_back(record.serial);
+      release("aclrtFree", address, true);
+    }
+  });
+  alone.join();
+  ASSERT_EQ(serials.size(), 300u);
+  // Acquisition and release take one serial each; block after block.
+  for (size_t i = 1; i < serials.size(); ++i)
+    EXPECT_EQ(serials[i], serials[i - 1] + 2) << i;
 }

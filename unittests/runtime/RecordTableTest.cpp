@@ -280,3 +280,33 @@ TEST(RecordTable, VersionChangesWithEveryChangeAndFreedSnapshotListsReleases) {
   table.restore(found, taken, releaseEvent(4));
   EXPECT_EQ(table.freedSnapshot().size(), 1u);
 }
+
+TEST(RecordTable, SerialsFollowTheShardsLatestEvent) {
+  RecordTable table;
+  // A source that hands out what it is asked for, at least 100.
+  static uint64_t asked = 0;
+  RecordTable::SerialSource source = [](uint64_t atLeast) {
+    asked = atLeast;
+    return std::max<uint64_t>(atLeast, 100);
+  };
+  Record previous, found;
+  uint64_t serial = 0;
+  table.acquire(record(0x7000), false, &previous, source, &serial);
+  EXPECT_EQ(serial, 100u);
+  ASSERT_TRUE(table.find(0x7000, &found));
+  EXPECT_EQ(found.serial, 100u);
+  table.take(0x7000, false, releaseEvent(0), &found, source, &serial);
+  EXPECT_EQ(asked, 101u) << "the floor: after the shard's latest event";
+  EXPECT_EQ(serial, 101u);
+  // An implicit release takes only what was acquired before it, and what
+  // comes after it follows it.
+  table.acquire(record(0x8000, 64, 5), false, &previous);
+  table.acquire(record(0x9000, 64, 50), false, &previous);
+  std::vector<Record> taken =
+      table.takeIf([](const Record &) { return true; }, releaseEvent(20));
+  ASSERT_EQ(taken.size(), 1u);
+  EXPECT_EQ(taken[0].key, 0x8000u);
+  EXPECT_TRUE(table.find(0x9000, &found));
+  table.acquire(record(0x8000, 64, 1), false, &previous, source, &serial);
+  EXPECT_GE(asked, 21u);
+}
