@@ -387,17 +387,24 @@ public:
     struct Field {
       const char *key;
       int *index;
+      std::string *member;
       bool pointer;
     };
-    const Field fields[] = {{"write", &params.write, true},
-                            {"read", &params.read, true},
-                            {"size", &params.size, false},
-                            {"write_pitch", &params.writePitch, false},
-                            {"read_pitch", &params.readPitch, false},
-                            {"width", &params.width, false},
-                            {"height", &params.height, false},
-                            {"direction", &params.direction, false}};
+    const Field fields[] = {
+        {"write", &params.write, &params.members[0], true},
+        {"write_pitch", &params.writePitch, &params.members[1], false},
+        {"read", &params.read, &params.members[2], true},
+        {"read_pitch", &params.readPitch, &params.members[3], false},
+        {"size", &params.size, &params.members[4], false},
+        {"width", &params.width, &params.members[5], false},
+        {"height", &params.height, &params.members[6], false},
+        {"direction", &params.direction, &params.members[7], false}};
     for (const auto &entry : *access) {
+      if (entry.key() == "when") {
+        if (!parseAccessCondition(entry.value(), what, function))
+          return false;
+        continue;
+      }
       const Field *field =
           std::find_if(std::begin(fields), std::end(fields),
                        [&](const Field &f) { return entry.key() == f.key; });
@@ -408,10 +415,13 @@ public:
       if (!param)
         return fail(what + ": access \"" + field->key +
                     "\" must name a parameter");
-      *field->index = paramIndex(function, param->c_str());
-      if (*field->index < 0)
-        return fail(what + ": access " + field->key + " parameter \"" +
-                    param->c_str() + "\" is not in the signature");
+      if (!accessValue(param->c_str(), what,
+                       std::string("access ") + field->key + " parameter",
+                       function, field->index, field->member))
+        return false;
+      // A member's type is the header's to know; a parameter's is here.
+      if (!field->member->empty())
+        continue;
       const std::string &type = function.params[*field->index].type;
       bool address = isPointerType(type) || isAddressInteger(type);
       if (field->pointer ? !address : isPointerType(type))
@@ -433,6 +443,51 @@ public:
       return fail(what + ": a 2-D access needs \"width\", \"height\" and "
                          "the pitch of each side it has");
     functions.push_back(std::move(function));
+    return true;
+  }
+
+  /// An access field's value: a parameter, or "PARAM->member.path" (PARAM a
+  /// pointer). Sets *index and *member.
+  bool accessValue(const std::string &value, const std::string &what,
+                   const std::string &label, const Function &function,
+                   int *index, std::string *member) {
+    size_t arrow = value.find("->");
+    std::string param = value.substr(0, arrow);
+    *member = arrow == std::string::npos ? "" : value.substr(arrow + 2);
+    *index = paramIndex(function, param);
+    if (*index < 0)
+      return fail(what + ": " + label + " \"" + param +
+                  "\" is not in the signature");
+    static const std::regex kMemberPath(
+        "[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*)*");
+    if (arrow != std::string::npos &&
+        (!isPointerType(function.params[*index].type) ||
+         !std::regex_match(*member, kMemberPath)))
+      return fail(what + ": " + label + " \"" + value +
+                  "\": a member is PARAM->field.field..., of a pointer");
+    return true;
+  }
+
+  /// "when": {"value": "PARAM->member", "in": [N, ...]}.
+  bool parseAccessCondition(const json::value &value, const std::string &what,
+                            Function &function) {
+    const json::object *when = object(value, what + ": access \"when\"");
+    std::string field;
+    if (!when || !string(*when, "value", what + " access when", &field))
+      return false;
+    AccessParams &params = function.access;
+    if (!accessValue(field, what, "access when parameter", function,
+                     &params.when, &params.whenMember))
+      return false;
+    const json::value *in = when->if_contains("in");
+    const json::array *values = in ? in->if_array() : nullptr;
+    if (!values || values->empty())
+      return fail(what + ": access \"when\" needs \"in\": [N, ...]");
+    for (const json::value &number : *values) {
+      if (!number.is_int64())
+        return fail(what + ": access \"when\" values must be integers");
+      params.whenValues.push_back(number.as_int64());
+    }
     return true;
   }
 

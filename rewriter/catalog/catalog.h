@@ -168,7 +168,25 @@ struct AccessParams {
   int size = -1;
   int width = -1, height = -1;
   int direction = -1; // an aclrtMemcpyKind: which side is host, which device
+  /// A field may be a member of what its (pointer) parameter points to,
+  /// "pCopy->copy2d.dst": the member path, by field, "" for the parameter
+  /// itself. Order: write, writePitch, read, readPitch, size, width, height,
+  /// direction.
+  std::string members[8];
+  /// The access is checked only when this parameter's member (`when`, -1:
+  /// always) has one of `whenValues` (halMemcpy2D's type).
+  int when = -1;
+  std::string whenMember;
+  std::vector<long long> whenValues;
   bool twoDimensional() const { return width >= 0; }
+  /// Whether a field is a member: track.h then wraps the call as a C
+  /// statement expression in C++ too (its templates take parameters).
+  bool hasMembers() const {
+    for (const std::string &member : members)
+      if (!member.empty())
+        return true;
+    return when >= 0;
+  }
 };
 
 struct Function {

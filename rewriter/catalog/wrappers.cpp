@@ -1,6 +1,7 @@
 //===- wrappers.cpp - The code generated from the catalog ----------------===//
 #include "wrappers.h"
 
+#include <algorithm>
 #include <sstream>
 #include <vector>
 
@@ -47,7 +48,8 @@ std::string wrapperStatements(const Catalog &catalog, const Function &f,
       << "  } else {\n";
   if (f.role == Role::Access) {
     // Checked before the call: what it would touch is what is checked.
-    out << "    msledger_record_access(msledger_api_, msledger_site_, "
+    out << "    if (" << accessCondition(f, args) << ")\n"
+        << "      msledger_record_access(msledger_api_, msledger_site_, "
         << accessArguments(f, args) << ");\n"
         << "    " << call;
   } else if (isAcquiring(f.role)) {
@@ -122,26 +124,71 @@ std::string sizeExpression(const Function &f,
   return param >= 0 ? "(uint64_t)(" + args[param] + ")" : "0";
 }
 
+namespace {
+
+/// A parameter's value, or its member's: "(p)->copy2d.dst".
+std::string valueOf(const std::vector<std::string> &args, int param,
+                    const std::string &member) {
+  return member.empty() ? args[param] : "(" + args[param] + ")->" + member;
+}
+
+} // namespace
+
 std::string accessArguments(const Function &f,
                             const std::vector<std::string> &args) {
   const AccessParams &access = f.access;
-  auto number = [&](int param) {
-    return param >= 0 ? "(uint64_t)(" + args[param] + ")" : std::string("0");
+  const std::string *members = access.members;
+  auto number = [&](int param, const std::string &member) {
+    return param >= 0 ? "(uint64_t)(" + valueOf(args, param, member) + ")"
+                      : std::string("0");
   };
-  auto side = [&](int address, int pitch) {
+  auto side = [&](int address, const std::string &addressMember, int pitch,
+                  const std::string &pitchMember) {
     if (address < 0)
       return std::string("0, 0");
     std::string size = access.twoDimensional()
-                           ? "msledger_extent_2d(" + number(pitch) + ", " +
-                                 number(access.width) + ", " +
-                                 number(access.height) + ")"
-                           : number(access.size);
-    return "(uint64_t)(uintptr_t)(" + args[address] + "), " + size;
+                           ? "msledger_extent_2d(" +
+                                 number(pitch, pitchMember) + ", " +
+                                 number(access.width, members[5]) + ", " +
+                                 number(access.height, members[6]) + ")"
+                           : number(access.size, members[4]);
+    return "(uint64_t)(uintptr_t)(" + valueOf(args, address, addressMember) +
+           "), " + size;
   };
-  return side(access.write, access.writePitch) + ", " +
-         side(access.read, access.readPitch) + ", " +
-         (access.direction >= 0 ? "(int)(" + args[access.direction] + ")"
-                                : std::string("-1"));
+  return side(access.write, members[0], access.writePitch, members[1]) + ", " +
+         side(access.read, members[2], access.readPitch, members[3]) + ", " +
+         (access.direction >= 0
+              ? "(int)(" + valueOf(args, access.direction, members[7]) + ")"
+              : std::string("-1"));
+}
+
+std::string accessCondition(const Function &f,
+                            const std::vector<std::string> &args) {
+  const AccessParams &access = f.access;
+  const int params[] = {access.write,     access.writePitch, access.read,
+                        access.readPitch, access.size,       access.width,
+                        access.height,    access.direction};
+  std::vector<int> dereferenced;
+  for (size_t i = 0; i < 8; ++i)
+    if (!access.members[i].empty())
+      dereferenced.push_back(params[i]);
+  if (access.when >= 0)
+    dereferenced.push_back(access.when);
+  std::string condition;
+  for (size_t i = 0; i < dereferenced.size(); ++i)
+    if (std::find(dereferenced.begin(), dereferenced.begin() + i,
+                  dereferenced[i]) == dereferenced.begin() + i)
+      condition += (condition.empty() ? "" : " && ") + std::string("(") +
+                   args[dereferenced[i]] + ") != 0";
+  if (access.when >= 0) {
+    std::string value = valueOf(args, access.when, access.whenMember);
+    std::string any;
+    for (long long accepted : access.whenValues)
+      any += (any.empty() ? "" : " || ") + std::string("(") + value +
+             ") == " + std::to_string(accepted);
+    condition += (condition.empty() ? "(" : " && (") + any + ")";
+  }
+  return condition.empty() ? "1" : condition;
 }
 
 const char *spaceEnumerator(Space space) {
@@ -337,11 +384,11 @@ struct Api<R (*)(P...), Function, Index, Acquires, Handle, HandleParam, SizePara
   }
 };
 } /* namespace msledger_track_ */
-#else
-/* C: the arguments of a wrapped call are evaluated into temporaries as the
- * arguments of one call, in the order the compiler evaluates a call's. */
-static inline void msledger_args_(int first, ...) { (void)first; }
 #endif
+/* C (and C++, for an access through members): the arguments of a wrapped call
+ * are evaluated into temporaries as the arguments of one call, in the order
+ * the compiler evaluates a call's. */
+static inline void msledger_args_(int first, ...) { (void)first; }
 
 )";
 }
@@ -370,8 +417,13 @@ std::string trackingMacro(const Catalog &catalog, size_t index) {
   std::ostringstream out;
   const AccessParams &access = f.access;
   // C++: a template bound to &NAME, parenthesised so that the commas of its
-  // arguments survive being passed on through other macros.
-  if (f.role == Role::Access)
+  // arguments survive being passed on through other macros. An access whose
+  // ranges are members of what a parameter points to has the C form in C++
+  // too (a GNU statement expression, as MSLEDGER_SITE is).
+  bool cOnly = f.role == Role::Access && access.hasMembers();
+  if (cOnly) {
+    // No C++ form: the C one below is both.
+  } else if (f.role == Role::Access)
     out << "#ifdef __cplusplus\n#define msledger_" << f.name
         << " (msledger_track_::Access<decltype(&" << f.name << "), &" << f.name
         << ", " << index << ", " << access.write << ", " << access.writePitch
@@ -421,7 +473,7 @@ std::string trackingMacro(const Catalog &catalog, size_t index) {
        << (f.returnType == "void" ? "  (void)0;\n" : "  msledger_result_;\n")
        << "}))";
   out << "#define " << inner << "(msledger_s_" << params << ") "
-      << macroBody(body.str()) << "\n#endif\n";
+      << macroBody(body.str()) << (cOnly ? "\n" : "\n#endif\n");
   return out.str();
 }
 

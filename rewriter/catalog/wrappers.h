@@ -65,6 +65,11 @@ std::string spaceExpression(const Catalog &catalog, const Function &function,
 /// msledger_extent_2d; 0 for a side it has not, -1 for no direction).
 std::string accessArguments(const Function &function,
                             const std::vector<std::string> &args);
+/// The C condition under which an access is checked: its pointer
+/// parameters whose members it reads are not null, and its "when" holds;
+/// "1" for none.
+std::string accessCondition(const Function &function,
+                            const std::vector<std::string> &args);
 /// msledger.h's enumerator of `space`: "MSLEDGER_SPACE_GM", ...
 const char *spaceEnumerator(Space space);
 /// Whether a release passed a null handle releases nothing (free(NULL)):

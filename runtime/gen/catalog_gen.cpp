@@ -148,7 +148,7 @@ std::string interposers(const Catalog &catalog, const std::string &source) {
     if (f.role == Role::Access) {
       // Checked before the call, which may fail on (or, on a device, not
       // notice) what it is about to touch.
-      out << "  if (scope.tracking())\n"
+      out << "  if (scope.tracking() && " << accessCondition(f, args) << ")\n"
           << "    scope.accessed({" << accessArguments(f, args) << "});\n";
       if (isVoid)
         out << "  real(" << names << ");\n";

@@ -390,18 +390,48 @@ TEST(Catalog, RejectsMalformedAccesses) {
                        "built-in catalog only"));
 }
 
+TEST(Catalog, AnAccessMayReadMembersOfAPointerParameter) {
+  std::string error;
+  std::optional<Catalog> catalog = Catalog::parse(
+      withAccess("int copy2d(struct copy *c)",
+                 R"json("access": {"write": "c->to", "write_pitch": "c->pitch",
+                 "width": "c->size.width", "height": "c->size.height",
+                 "when": {"value": "c->kind", "in": [0, 1]}})json"),
+      "test.json", &error);
+  ASSERT_TRUE(catalog) << error;
+  const AccessParams &access = catalog->findFunction("copy2d")->access;
+  EXPECT_EQ(access.write, 0);
+  EXPECT_EQ(access.members[0], "to");
+  EXPECT_EQ(access.members[5], "size.width");
+  EXPECT_EQ(access.when, 0);
+  EXPECT_EQ(access.whenMember, "kind");
+  EXPECT_EQ(access.whenValues, (std::vector<long long>{0, 1}));
+  EXPECT_TRUE(access.hasMembers());
+  EXPECT_TRUE(mentions(
+      parseError(
+          withAccess("int copy(void *to, size_t n)",
+                     R"json("access": {"write": "n->x", "size": "n"})json")),
+      "access write parameter \"n->x\": a member is PARAM->field.field..., "
+      "of a pointer"));
+  EXPECT_TRUE(mentions(parseError(withAccess("int copy(struct c *p)",
+                                             R"json("access": {"write": "p->to",
+                            "size": "p->n", "when": {"value": "p->k"}})json")),
+                       "access \"when\" needs \"in\": [N, ...]"));
+}
+
 TEST(Catalog, TheCopiesAndSetsAreAccessesAtTheirLevels) {
   std::string error;
   std::optional<Catalog> catalog = Catalog::load(MSLEDGER_CATALOG_PATH, &error);
   ASSERT_TRUE(catalog) << error;
-  for (const char *name : {"aclrtMemcpy", "aclrtMemcpyAsync", "aclrtMemcpy2d",
-                           "aclrtMemcpy2dAsync", "aclrtMemset",
-                           "aclrtMemsetAsync", "drvMemcpy", "drvMemsetD8"}) {
+  for (const char *name :
+       {"aclrtMemcpy", "aclrtMemcpyAsync", "aclrtMemcpy2d",
+        "aclrtMemcpy2dAsync", "aclrtMemset", "aclrtMemsetAsync", "drvMemcpy",
+        "drvMemsetD8", "halMemcpy2D"}) {
     const Function *f = catalog->findFunction(name);
     ASSERT_NE(f, nullptr) << name;
     EXPECT_EQ(f->role, Role::Access) << name;
     EXPECT_EQ(catalog->familyOf(*f).level,
-              name[0] == 'd' ? Level::Device : Level::Cann)
+              name[0] == 'a' ? Level::Cann : Level::Device)
         << name;
     EXPECT_GE(f->access.write, 0) << name;
   }

@@ -180,3 +180,19 @@ TEST(Wrappers, AnAccessIsCheckedBeforeTheCall) {
                        "&aclrtMemset, "))
       << macro;
 }
+
+TEST(Wrappers, AnAccessThroughMembersHasTheCFormInCxxToo) {
+  Catalog catalog = builtIn();
+  const Function *copy2d = catalog.findFunction("halMemcpy2D");
+  ASSERT_NE(copy2d, nullptr);
+  EXPECT_EQ(accessCondition(*copy2d, {"p"}),
+            "(p) != 0 && (((p)->type) == 0 || ((p)->type) == 1)");
+  EXPECT_EQ(accessCondition(*catalog.findFunction("aclrtMemcpy"),
+                            {"d", "m", "s", "n", "k"}),
+            "1");
+  std::string macro = macroFor(catalog, "halMemcpy2D");
+  EXPECT_FALSE(contains(macro, "__cplusplus")) << macro;
+  EXPECT_TRUE(
+      contains(macro, "(uint64_t)(uintptr_t)((msledger_a0_)->copy2d.dst)"))
+      << macro;
+}

@@ -5,6 +5,11 @@
 //===----------------------------------------------------------------------===//
 #include "driver.h"
 
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
 using mssim::Driver;
 
 extern "C" {
@@ -78,6 +83,35 @@ DLLEXPORT drvError_t drvMemcpy(DVdeviceptr dst, size_t destMax, DVdeviceptr src,
 DLLEXPORT drvError_t drvMemsetD8(DVdeviceptr dst, size_t destMax, UINT8 value,
                                  size_t num) {
   return Driver::instance().memset(dst, destMax, value, num);
+}
+
+DLLEXPORT drvError_t halMemcpy2D(struct MEMCPY2D *pCopy) {
+  if (!pCopy || pCopy->type >= DEVMM_MEMCPY2D_TYPE_MAX)
+    return DRV_ERROR_INVALID_VALUE;
+  if (pCopy->type != DEVMM_MEMCPY2D_SYNC) {
+    // DMA descriptors for a later asynchronous copy: nothing here to run
+    // them.
+    static std::atomic<bool> said{false};
+    const char *quiet = getenv("MSSIM_QUIET_UNSIMULATED");
+    if (!said.exchange(true) && !(quiet && strcmp(quiet, "1") == 0))
+      fprintf(stderr,
+              "mssim: halMemcpy2D of type %u is not simulated: only "
+              "DEVMM_MEMCPY2D_SYNC copies (utils/simdevice/README.md)\n",
+              pCopy->type);
+    return DRV_ERROR_NOT_SUPPORT;
+  }
+  const struct drvMem2D &copy = pCopy->copy2d;
+  if (!copy.dst || !copy.src || copy.width == 0 || copy.height == 0 ||
+      copy.width > copy.dpitch || copy.width > copy.spitch)
+    return DRV_ERROR_INVALID_VALUE;
+  uint64_t dst = reinterpret_cast<uint64_t>(copy.dst);
+  uint64_t src = reinterpret_cast<uint64_t>(copy.src);
+  for (unsigned long long row = 0; row < copy.height; ++row)
+    if (drvError_t error =
+            Driver::instance().memcpy(dst + row * copy.dpitch, copy.width,
+                                      src + row * copy.spitch, copy.width))
+      return error;
+  return DRV_ERROR_NONE;
 }
 
 } // extern "C"

@@ -177,6 +177,45 @@ DLLEXPORT drvError_t drvMemcpy(DVdeviceptr dst, size_t destMax, DVdeviceptr src,
 DLLEXPORT drvError_t drvMemsetD8(DVdeviceptr dst, size_t destMax, UINT8 value,
                                  size_t num);
 
+/* 2-D copies: height rows of width bytes, each side's rows its pitch apart. */
+enum DEVMM_MEMCPY2D_TYPE {
+  DEVMM_MEMCPY2D_SYNC = 0,
+  DEVMM_MEMCPY2D_ASYNC_CONVERT = 1, /* into DMA descriptors: not simulated */
+  DEVMM_MEMCPY2D_ASYNC_DESTROY = 2, /* not simulated */
+  DEVMM_MEMCPY2D_TYPE_MAX
+};
+
+struct DMA_ADDR; /* the asynchronous forms' descriptors: not simulated */
+
+struct drvMem2D {
+  unsigned long long *dst;
+  unsigned long long dpitch;
+  unsigned long long *src;
+  unsigned long long spitch;
+  unsigned long long width;
+  unsigned long long height;
+  unsigned long long fixed_size; /* the asynchronous forms' */
+  unsigned int direction;
+  unsigned int resv1;
+  unsigned long long resv2;
+};
+
+struct drvMem2DAsync {
+  struct drvMem2D copy2dInfo;
+  struct DMA_ADDR *dmaAddr;
+};
+
+struct MEMCPY2D {
+  unsigned int type; /* DEVMM_MEMCPY2D_* */
+  unsigned int resv;
+  union {
+    struct drvMem2D copy2d;
+    struct drvMem2DAsync copy2dAsync;
+  };
+};
+
+DLLEXPORT drvError_t halMemcpy2D(struct MEMCPY2D *pCopy);
+
 #ifdef __cplusplus
 }
 #endif
