@@ -74,25 +74,31 @@ const char *directionName(int direction) {
   return direction >= 0 && direction < 8 ? kNames[direction] : "";
 }
 
+uint64_t RangeIndex::Range::start() const { return Ledger::handleOf(key); }
+
 void RangeIndex::refresh(const RecordTable &table) {
   // Read before the snapshots: a change made while they are taken leaves
   // the index older than the table, and the next lookup rebuilds it.
   uint64_t version = table.version();
   if (Built && version == Version)
     return;
+  // Ranges only (20 bytes a live allocation with its parent); a hit reads
+  // its record from the table.
   Live.clear();
   for (const Record &record : table.snapshot())
     if (isAddressRecord(record))
-      Live.push_back(byAddress(record));
-  std::sort(Live.begin(), Live.end(), [](const Record &a, const Record &b) {
-    return a.key < b.key || (a.key == b.key && a.serial < b.serial);
+      Live.push_back(Range{record.key, record.size});
+  // At one address the larger (a heap's block) before the smaller (its
+  // first region).
+  std::sort(Live.begin(), Live.end(), [](const Range &a, const Range &b) {
+    return a.start() < b.start() || (a.start() == b.start() && a.size > b.size);
   });
-  // Each record's parent: the innermost earlier one its start lies in (a
+  // Each range's parent: the innermost earlier one its start lies in (a
   // region's heap block), found with a stack of the ranges still open.
   Parent.assign(Live.size(), -1);
   std::vector<int32_t> open;
   for (size_t i = 0; i < Live.size(); ++i) {
-    while (!open.empty() && !contains(Live[open.back()], Live[i].key))
+    while (!open.empty() && !Live[open.back()].contains(Live[i].start()))
       open.pop_back();
     if (!open.empty())
       Parent[i] = open.back();
@@ -125,12 +131,14 @@ bool RangeIndex::find(const RecordTable &table, uint64_t address, Record *live,
   bool foundLive = false;
   auto end = std::upper_bound(
       Live.begin(), Live.end(), address,
-      [](uint64_t value, const Record &r) { return value < r.key; });
+      [](uint64_t value, const Range &r) { return value < r.start(); });
   for (int32_t i = static_cast<int32_t>(end - Live.begin()) - 1; i >= 0;
        i = Parent[i])
-    if (contains(Live[i], address)) {
-      *live = Live[i];
-      foundLive = true;
+    if (Live[i].contains(address)) {
+      // Released since the index was built: as if not found (the next
+      // lookup rebuilds it).
+      foundLive = table.find(Live[i].key, live);
+      live->key = Live[i].start();
       break;
     }
   // The most recent release of memory containing `address` -- releases
