@@ -33,8 +33,7 @@ aclError createEvent(const char *api, aclrtEvent *event) {
   Runtime &rt = Runtime::instance();
   std::lock_guard<std::mutex> lock(rt.Mutex);
   if (!rt.current())
-    return fail(ACL_ERROR_RT_CONTEXT_NULL, api,
-                "no device is set on this thread");
+    return noCurrentDevice(api);
   auto *created = new EventObject;
   created->event = std::make_shared<Event>();
   rt.Events.insert(created);
@@ -51,8 +50,7 @@ aclError mssim::createStreamFor(const char *api, aclrtStream *stream) {
   std::lock_guard<std::mutex> lock(rt.Mutex);
   ContextObject *context = rt.current();
   if (!context)
-    return fail(ACL_ERROR_RT_CONTEXT_NULL, api,
-                "no device is set on this thread");
+    return noCurrentDevice(api);
   StreamObject *created = nullptr;
   aclError status = rt.createStream(context, &created);
   if (status != ACL_SUCCESS)
@@ -183,8 +181,7 @@ ACL_FUNC_VISIBILITY aclError aclrtGetDevice(int32_t *deviceId) {
   std::lock_guard<std::mutex> lock(rt.Mutex);
   ContextObject *context = rt.current();
   if (!context)
-    return fail(ACL_ERROR_RT_CONTEXT_NULL, "aclrtGetDevice",
-                "no device is set on this thread");
+    return noCurrentDevice("aclrtGetDevice");
   *deviceId = context->device;
   return ACL_SUCCESS;
 }
@@ -214,8 +211,7 @@ ACL_FUNC_VISIBILITY aclError aclrtSynchronizeDevice(void) {
     std::lock_guard<std::mutex> lock(rt.Mutex);
     ContextObject *context = rt.current();
     if (!context)
-      return fail(ACL_ERROR_RT_CONTEXT_NULL, "aclrtSynchronizeDevice",
-                  "no device is set on this thread");
+      return noCurrentDevice("aclrtSynchronizeDevice");
     for (StreamObject *stream : rt.Streams)
       if (stream->context->device == context->device)
         queues.push_back(stream->queue.get());

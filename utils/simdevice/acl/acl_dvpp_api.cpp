@@ -151,8 +151,7 @@ acldvppCreateChannel(acldvppChannelDesc *channelDesc) {
                 "the channel already exists");
   int32_t device = currentDevice();
   if (device < 0)
-    return fail(ACL_ERROR_RT_CONTEXT_NULL, "acldvppCreateChannel",
-                "no device is set on this thread");
+    return noCurrentDevice("acldvppCreateChannel");
   void *memory = nullptr;
   drvError_t error = halMemAlloc(&memory, kDvppChannelBytes,
                                  driverFlag(device, MEM_DVPP, DVPP_MODULE_ID));

@@ -228,8 +228,7 @@ ACL_FUNC_VISIBILITY aclError aclrtHostRegister(void *ptr, uint64_t size,
                 "unknown registration type");
   int32_t device = currentDevice();
   if (device < 0)
-    return fail(ACL_ERROR_RT_CONTEXT_NULL, "aclrtHostRegister",
-                "no device is set on this thread");
+    return noCurrentDevice("aclrtHostRegister");
   drvError_t error = halHostRegister(ptr, size, HOST_MEM_MAP_DEV,
                                      static_cast<UINT32>(device), devPtr);
   if (error == DRV_ERROR_REPEATED_USERD)
@@ -248,8 +247,7 @@ ACL_FUNC_VISIBILITY aclError aclrtHostUnregister(void *ptr) {
                 "pointer is null");
   int32_t device = currentDevice();
   if (device < 0)
-    return fail(ACL_ERROR_RT_CONTEXT_NULL, "aclrtHostUnregister",
-                "no device is set on this thread");
+    return noCurrentDevice("aclrtHostUnregister");
   if (halHostUnregister(ptr, static_cast<UINT32>(device)) != DRV_ERROR_NONE)
     return fail(ACL_ERROR_HOST_MEMORY_NOT_REGISTERED, "aclrtHostUnregister",
                 hexAddress(ptr) + " is not registered on device " +
@@ -269,8 +267,7 @@ ACL_FUNC_VISIBILITY aclError aclrtReserveMemAddress(void **virPtr, size_t size,
                 "flags must be 0");
   int32_t device = currentDevice();
   if (device < 0)
-    return fail(ACL_ERROR_RT_CONTEXT_NULL, "aclrtReserveMemAddress",
-                "no device is set on this thread");
+    return noCurrentDevice("aclrtReserveMemAddress");
   drvError_t error = halMemAddressReserve(virPtr, size, alignment, expectPtr,
                                           static_cast<uint64_t>(device));
   if (error != DRV_ERROR_NONE)
@@ -439,8 +436,7 @@ ACL_FUNC_VISIBILITY aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free,
                 "null output pointer");
   int32_t device = currentDevice();
   if (device < 0)
-    return fail(ACL_ERROR_RT_CONTEXT_NULL, "aclrtGetMemInfo",
-                "no device is set on this thread");
+    return noCurrentDevice("aclrtGetMemInfo");
   bool ddr = attr == ACL_DDR_MEM || attr == ACL_DDR_MEM_HUGE ||
              attr == ACL_DDR_MEM_NORMAL || attr == ACL_DDR_MEM_P2P_HUGE ||
              attr == ACL_DDR_MEM_P2P_NORMAL;

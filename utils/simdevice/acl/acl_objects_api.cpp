@@ -52,8 +52,7 @@ aclError loadModel(const char *api, const std::string &bytes, uint32_t *modelId,
   std::lock_guard<std::mutex> lock(rt.Mutex);
   ContextObject *context = rt.current();
   if (!context)
-    return fail(ACL_ERROR_RT_CONTEXT_NULL, api,
-                "no device is set on this thread");
+    return noCurrentDevice(api);
   model.device = context->device;
   if (!userMemory) {
     for (uint64_t size : {paddedDeviceSize(model.shape.weightSize),

@@ -121,8 +121,7 @@ ACL_FUNC_VISIBILITY aclError aclrtCreateNotify(aclrtNotify *notify,
     return fail(ACL_ERROR_INVALID_PARAM, "aclrtCreateNotify",
                 "null output pointer");
   if (currentDevice() < 0)
-    return fail(ACL_ERROR_RT_CONTEXT_NULL, "aclrtCreateNotify",
-                "no device is set on this thread");
+    return noCurrentDevice("aclrtCreateNotify");
   auto *created = new NotifyObject;
   created->id = nextNotifyId++;
   *notify = trackHandle(created, HandleKind::Notify);
@@ -302,8 +301,7 @@ aclrtCtxGetCurrentDefaultStream(aclrtStream *stream) {
     return fail(ACL_ERROR_INVALID_PARAM, "aclrtCtxGetCurrentDefaultStream",
                 "null output pointer");
   if (!context)
-    return fail(ACL_ERROR_RT_CONTEXT_NULL, "aclrtCtxGetCurrentDefaultStream",
-                "no device is set on this thread");
+    return noCurrentDevice("aclrtCtxGetCurrentDefaultStream");
   *stream = context->defaultStream;
   return ACL_SUCCESS;
 }

@@ -43,6 +43,11 @@ drvError_t deviceSet(DVdeviceptr dst, size_t destMax, UINT8 value,
   return set(dst, destMax, value, count);
 }
 
+aclError noCurrentDevice(const char *api) {
+  return fail(ACL_ERROR_RT_CONTEXT_NULL, api,
+              "no device is set on this thread");
+}
+
 aclError fail(aclError code, const char *api, const std::string &message) {
   RecentError = std::string(api) + ": " + message + " (error " +
                 std::to_string(code) + ")";
@@ -115,8 +120,7 @@ Stream *queueFor(const char *api, aclrtStream stream, aclError *status) {
     return object->queue.get();
   *status = stream ? fail(ACL_ERROR_RT_STREAM_CONTEXT, api,
                           "stream " + hexAddress(stream) + " does not exist")
-                   : fail(ACL_ERROR_RT_CONTEXT_NULL, api,
-                          "no device is set on this thread");
+                   : noCurrentDevice(api);
   return nullptr;
 }
 

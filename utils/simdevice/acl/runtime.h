@@ -195,6 +195,9 @@ MSSIM_SHARED drvError_t deviceSet(DVdeviceptr dst, size_t destMax, UINT8 value,
 /// Records the message aclGetRecentErrMsg returns and passes `code` through.
 MSSIM_SHARED aclError fail(aclError code, const char *api,
                            const std::string &message);
+/// fail() for a call that needs the thread's current device (or context)
+/// and has none: ACL_ERROR_RT_CONTEXT_NULL.
+MSSIM_SHARED aclError noCurrentDevice(const char *api);
 /// The ACL error for a driver error.
 MSSIM_SHARED aclError fromDriver(drvError_t error);
 /// The code of the last call that failed on this thread (fail()), or
