@@ -76,17 +76,28 @@ aclError missing(const char *name) {
   return ACL_ERROR_FEATURE_UNSUPPORTED;
 }
 
+/// The call through msledger's interposer with `site`, if the interposer is
+/// active (it records the event): true, and *result is the call's.
+template <typename Call>
+bool viaInterposer(int api, const msledger_site *site, Call call,
+                   aclError *result) {
+  if (!msledger_api_interposed(api))
+    return false;
+  msledger_set_site(site);
+  *result = call();
+  return true;
+}
+
 /// An allocation through `name` at `file`:`line`.
 template <typename Call>
 aclError allocate(const char *name, msledger_space space, void **devPtr,
                   size_t size, const char *file, int line, Call call) {
   const msledger_site *site = siteAt(name, file, line);
   int api = msledger_api_index(name);
-  if (msledger_api_interposed(api)) {
-    msledger_set_site(site);
-    return call();
-  }
-  aclError result = call();
+  aclError result;
+  if (viaInterposer(api, site, call, &result))
+    return result;
+  result = call();
   if (result == ACL_SUCCESS && devPtr && *devPtr)
     msledger_record_acquire(api, reinterpret_cast<uintptr_t>(*devPtr), size,
                             space, site);
@@ -101,10 +112,9 @@ aclError access(const char *name, const char *file, int line, uint64_t write,
                 int direction, Call call) {
   const msledger_site *site = siteAt(name, file, line);
   int api = msledger_api_index(name);
-  if (msledger_api_interposed(api)) {
-    msledger_set_site(site);
-    return call();
-  }
+  aclError result;
+  if (viaInterposer(api, site, call, &result))
+    return result;
   msledger_record_access(api, site, write, writeSize, read, readSize,
                          direction);
   return call();
@@ -159,14 +169,14 @@ MSLEDGER_SANITIZER_HOOK aclError sanitizerRtFree(void *devPtr,
     return missing("aclrtFree");
   const msledger_site *site = siteAt("aclrtFree", filename, lineno);
   int api = msledger_api_index("aclrtFree");
-  if (msledger_api_interposed(api)) {
-    msledger_set_site(site);
-    return real(devPtr);
-  }
+  aclError result;
+  if (viaInterposer(
+          api, site, [&] { return real(devPtr); }, &result))
+    return result;
   msledger_release state;
   msledger_release_begin(api, reinterpret_cast<uintptr_t>(devPtr), site,
                          &state);
-  aclError result = real(devPtr);
+  result = real(devPtr);
   msledger_release_end(&state, result == ACL_SUCCESS);
   return result;
 }
