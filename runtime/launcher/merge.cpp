@@ -170,18 +170,9 @@ struct MergedSites {
 };
 
 std::optional<ErrorKind> errorKindNamed(const std::string &kind) {
-  if (kind == "illegal_release")
-    return ErrorKind::IllegalRelease;
-  if (kind == "double_release")
-    return ErrorKind::DoubleRelease;
-  if (kind == "mismatched_release")
-    return ErrorKind::MismatchedRelease;
-  if (kind == "use_after_free")
-    return ErrorKind::UseAfterFree;
-  if (kind == "out_of_bounds")
-    return ErrorKind::OutOfBounds;
-  if (kind == "wrong_direction")
-    return ErrorKind::WrongDirection;
+  for (ErrorKind known : kErrorKinds)
+    if (kind == errorKindName(known))
+      return known;
   return std::nullopt;
 }
 

@@ -71,6 +71,10 @@ enum class ErrorKind {
   OutOfBounds,
   WrongDirection
 };
+constexpr ErrorKind kErrorKinds[] = {
+    ErrorKind::IllegalRelease,    ErrorKind::DoubleRelease,
+    ErrorKind::MismatchedRelease, ErrorKind::UseAfterFree,
+    ErrorKind::OutOfBounds,       ErrorKind::WrongDirection};
 inline bool isAccessError(ErrorKind kind) {
   return kind == ErrorKind::UseAfterFree || kind == ErrorKind::OutOfBounds ||
          kind == ErrorKind::WrongDirection;

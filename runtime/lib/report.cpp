@@ -453,13 +453,27 @@ formatLeakSections(const SiteTable &sites, const LeakSections &what,
   return out;
 }
 
-namespace {
+const char *errorKindName(ErrorKind kind) {
+  switch (kind) {
+  case ErrorKind::IllegalRelease:
+    return "illegal_release";
+  case ErrorKind::DoubleRelease:
+    return "double_release";
+  case ErrorKind::MismatchedRelease:
+    return "mismatched_release";
+  case ErrorKind::UseAfterFree:
+    return "use_after_free";
+  case ErrorKind::OutOfBounds:
+    return "out_of_bounds";
+  case ErrorKind::WrongDirection:
+    return "wrong_direction";
+  }
+  return "";
+}
 
 /// "illegal free()", "double release: aclrtDestroyStream of a stream already
 /// released", "mismatched free: aclrtFreeHost on device memory allocated by
-/// aclrtMalloc", ...
-} // namespace
-
+/// aclrtMalloc", "illegal write of size 64", ...
 std::string errorTitle(const ErrorEvent &error) {
   const ApiInfo &api = apiInfo(error.api);
   const FamilyInfo &family = familyInfo(api.family);
@@ -684,24 +698,6 @@ json::object recordJson(const ReportInput &input, Level level,
     out["size"] = r.size;
   out["space"] = spaceName(static_cast<Space>(r.space));
   return out;
-}
-
-const char *errorKindName(ErrorKind kind) {
-  switch (kind) {
-  case ErrorKind::IllegalRelease:
-    return "illegal_release";
-  case ErrorKind::DoubleRelease:
-    return "double_release";
-  case ErrorKind::MismatchedRelease:
-    return "mismatched_release";
-  case ErrorKind::UseAfterFree:
-    return "use_after_free";
-  case ErrorKind::OutOfBounds:
-    return "out_of_bounds";
-  case ErrorKind::WrongDirection:
-    return "wrong_direction";
-  }
-  return "";
 }
 
 /// Memory on a device: the spaces npu-smi counts (GM, DVPP).

@@ -101,6 +101,8 @@ formatLeakSections(const SiteTable &sites, const LeakSections &what,
                    LeakTotals *totals);
 std::string formatError(const SiteTable &sites, const ErrorEvent &error,
                         bool titled);
+/// An error kind as the JSON report names it: "illegal_release", ...
+const char *errorKindName(ErrorKind kind);
 /// What an error is, as its report's heading says: "double free",
 /// "mismatched free: aclrtFreeHost on device memory allocated by aclrtMalloc".
 std::string errorTitle(const ErrorEvent &error);
