@@ -322,21 +322,30 @@ FreedRecord RecordTable::unpackFreed(const FreedSlot &entry) {
   return freed;
 }
 
+template <typename Visit>
+void RecordTable::forEachRemembered(const Shard &shard, Visit visit) {
+  uint32_t remembered =
+      shard.freed ? std::min(shard.freedNext, kFreedPerShard) : 0;
+  for (uint32_t back = 1; back <= remembered; ++back) {
+    const FreedSlot &entry =
+        shard.freed[(shard.freedNext - back) % kFreedPerShard];
+    // Key 0: forgotten (the release failed).
+    if (entry.acquired.key && !visit(entry))
+      return;
+  }
+}
+
 bool RecordTable::findFreed(uint64_t key, FreedRecord *freed) const {
   Shard &shard = shardOf(key);
   shard.lock();
   bool hit = false;
-  if (shard.freed) {
-    uint32_t remembered = std::min(shard.freedNext, kFreedPerShard);
-    for (uint32_t back = 1; back <= remembered && !hit; ++back) {
-      const FreedSlot &entry =
-          shard.freed[(shard.freedNext - back) % kFreedPerShard];
-      if (entry.acquired.key == key) {
-        *freed = unpackFreed(entry);
-        hit = true;
-      }
+  forEachRemembered(shard, [&](const FreedSlot &entry) {
+    if (entry.acquired.key == key) {
+      *freed = unpackFreed(entry);
+      hit = true;
     }
-  }
+    return !hit;
+  });
   shard.unlock();
   return hit;
 }
@@ -346,14 +355,10 @@ std::vector<FreedRecord> RecordTable::freedSnapshot() const {
   for (unsigned i = 0; i < kShards; ++i) {
     Shard &shard = Shards[i];
     shard.lock();
-    uint32_t remembered =
-        shard.freed ? std::min(shard.freedNext, kFreedPerShard) : 0;
-    for (uint32_t back = 1; back <= remembered; ++back) {
-      const FreedSlot &entry =
-          shard.freed[(shard.freedNext - back) % kFreedPerShard];
-      if (entry.acquired.key) // 0: forgotten (the release failed)
-        released.push_back(unpackFreed(entry));
-    }
+    forEachRemembered(shard, [&](const FreedSlot &entry) {
+      released.push_back(unpackFreed(entry));
+      return true;
+    });
     shard.unlock();
   }
   return released;

@@ -168,6 +168,10 @@ private:
   static Slot pack(const Record &record);
   static Record unpack(const Slot &slot);
   static FreedRecord unpackFreed(const FreedSlot &entry);
+  /// Calls `visit` on the shard's remembered releases, most recent first,
+  /// until it returns false. Under the shard's lock.
+  template <typename Visit>
+  static void forEachRemembered(const Shard &shard, Visit visit);
   static uint32_t home(uint64_t hash, uint32_t capacity);
   static uint32_t distance(const Slot &slot, uint32_t index, uint32_t capacity);
   static constexpr unsigned kShardGranuleBits = 16;
