@@ -393,9 +393,27 @@ static inline void msledger_args_(int first, ...) { (void)first; }
 )";
 }
 
-std::string trackingMacro(const Catalog &catalog, size_t index) {
-  const Function &f = catalog.functions()[index];
-  const Family &family = catalog.familyOf(f);
+namespace {
+
+/// The C++ form of msledger_NAME: a template bound to &NAME, parenthesised so
+/// that the commas of its arguments survive being passed on through other
+/// macros; "" for an access whose ranges are members of what a parameter
+/// points to, which has the C form in C++ too (a GNU statement expression,
+/// as MSLEDGER_SITE is).
+std::string cxxWrapper(const Catalog &catalog, const Function &f,
+                       size_t index) {
+  std::ostringstream out;
+  const AccessParams &access = f.access;
+  if (f.role == Role::Access) {
+    if (access.hasMembers())
+      return "";
+    out << "(msledger_track_::Access<decltype(&" << f.name << "), &" << f.name
+        << ", " << index << ", " << access.write << ", " << access.writePitch
+        << ", " << access.read << ", " << access.readPitch << ", "
+        << access.size << ", " << access.width << ", " << access.height << ", "
+        << access.direction << ">{" << quoted(f.name) << "})";
+    return out.str();
+  }
   int handle = 0;
   switch (f.handleFrom) {
   case HandleFrom::None:
@@ -414,32 +432,26 @@ std::string trackingMacro(const Catalog &catalog, size_t index) {
   int rule = f.success == SuccessRule::Equals    ? 0
              : f.success == SuccessRule::NonNull ? 1
                                                  : 2;
+  out << "(msledger_track_::Api<decltype(&" << f.name << "), &" << f.name
+      << ", " << index << ", " << (isAcquiring(f.role) ? "true" : "false")
+      << ", " << handle << ", " << f.handleParam << ", " << sizeParameter(f)
+      << ", " << f.spaceFlagParam << ", "
+      << spaceEnumerator(catalog.familyOf(f).memorySpace()) << ", " << rule
+      << ", " << f.successValue << "LL, "
+      << (nullIsNoRelease(catalog, f) ? "true" : "false") << ">{"
+      << quoted(f.name) << "})";
+  return out.str();
+}
+
+} // namespace
+
+std::string trackingMacro(const Catalog &catalog, size_t index) {
+  const Function &f = catalog.functions()[index];
   std::ostringstream out;
-  const AccessParams &access = f.access;
-  // C++: a template bound to &NAME, parenthesised so that the commas of its
-  // arguments survive being passed on through other macros. An access whose
-  // ranges are members of what a parameter points to has the C form in C++
-  // too (a GNU statement expression, as MSLEDGER_SITE is).
-  bool cOnly = f.role == Role::Access && access.hasMembers();
-  if (cOnly) {
-    // No C++ form: the C one below is both.
-  } else if (f.role == Role::Access)
-    out << "#ifdef __cplusplus\n#define msledger_" << f.name
-        << " (msledger_track_::Access<decltype(&" << f.name << "), &" << f.name
-        << ", " << index << ", " << access.write << ", " << access.writePitch
-        << ", " << access.read << ", " << access.readPitch << ", "
-        << access.size << ", " << access.width << ", " << access.height << ", "
-        << access.direction << ">{" << quoted(f.name) << "})\n#else\n";
-  else
-    out << "#ifdef __cplusplus\n#define msledger_" << f.name
-        << " (msledger_track_::Api<decltype(&" << f.name << "), &" << f.name
-        << ", " << index << ", " << (isAcquiring(f.role) ? "true" : "false")
-        << ", " << handle << ", " << f.handleParam << ", " << sizeParameter(f)
-        << ", " << f.spaceFlagParam << ", "
-        << spaceEnumerator(family.memorySpace()) << ", " << rule << ", "
-        << f.successValue << "LL, "
-        << (nullIsNoRelease(catalog, f) ? "true" : "false") << ">{"
-        << quoted(f.name) << "})\n#else\n";
+  std::string cxx = cxxWrapper(catalog, f, index);
+  if (!cxx.empty())
+    out << "#ifdef __cplusplus\n#define msledger_" << f.name << " " << cxx
+        << "\n#else\n";
   // C: the arguments go through __VA_ARGS__ first, so that a macro that
   // expands to several of them is expanded before they are counted.
   std::vector<std::string> args;
@@ -473,7 +485,7 @@ std::string trackingMacro(const Catalog &catalog, size_t index) {
        << (f.returnType == "void" ? "  (void)0;\n" : "  msledger_result_;\n")
        << "}))";
   out << "#define " << inner << "(msledger_s_" << params << ") "
-      << macroBody(body.str()) << (cOnly ? "\n" : "\n#endif\n");
+      << macroBody(body.str()) << (cxx.empty() ? "\n" : "\n#endif\n");
   return out.str();
 }
 
