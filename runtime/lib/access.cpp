@@ -77,10 +77,10 @@ const char *directionName(int direction) {
 uint64_t RangeIndex::Range::start() const { return Ledger::handleOf(key); }
 
 void RangeIndex::refresh(const RecordTable &table) {
-  // Read before the snapshots: a change made while they are taken leaves
+  // Taken before the snapshots: a change made while they are taken leaves
   // the index older than the table, and the next lookup rebuilds it.
-  uint64_t version = table.version();
-  if (Built && version == Version)
+  bool changed = table.takeChanged();
+  if (Built && !changed)
     return;
   // Ranges only (20 bytes a live allocation with its parent); a hit reads
   // its record from the table.
@@ -117,7 +117,6 @@ void RangeIndex::refresh(const RecordTable &table) {
   LargestReleased = 0;
   for (const FreedRecord &freed : Released)
     LargestReleased = std::max(LargestReleased, freed.acquired.size);
-  Version = version;
   Built = true;
 }
 

@@ -10,7 +10,7 @@
 //     RangeIndex -- the live records' ranges (20 bytes a live allocation,
 //     made when a copy first needs them) and the remembered releases, sorted by
 //     address -- which is rebuilt only when the table changed since
-//     (RecordTable::version()), so a loop of copies between buffers it
+//     (RecordTable::takeChanged()), so a loop of copies between buffers it
 //     allocated once pays a binary search;
 //   * a side inside a live allocation that runs past its end is out of
 //     bounds; one inside memory released since (and not handed out again)
@@ -80,7 +80,6 @@ private:
 
   std::mutex Mutex;
   bool Built = false;
-  uint64_t Version = 0;
   /// A live record's key in the table and its size; its address is the
   /// key's handle (Ledger::handleOf).
   struct Range {

@@ -22,6 +22,11 @@
 #include <time.h>
 #include <unistd.h>
 
+// The helpers of every event's path, inlined into acquire() and the release
+// halves whatever the compiler's size heuristics say: a few instructions
+// each, and the calls cost more than their work (LedgerPair benchmark).
+#define MSLEDGER_HOT inline __attribute__((always_inline))
+
 namespace msledger {
 
 namespace {
@@ -178,7 +183,7 @@ uint64_t Ledger::keyOf(unsigned api, uint64_t handle) {
 
 uint64_t Ledger::handleOf(uint64_t key) { return key & kHandleBits; }
 
-uint16_t Ledger::threadIndex() {
+MSLEDGER_HOT uint16_t Ledger::threadIndex() {
   if (ThreadIndex == 0)
     ThreadIndex = static_cast<uint16_t>(
         std::min<uint32_t>(NextThread.fetch_add(1), kMaxThread));
@@ -214,14 +219,18 @@ uint32_t Ledger::internSite(const msledger_site *site) {
   return 0;
 }
 
-uint32_t Ledger::internEvent(const msledger_site *site) {
+MSLEDGER_HOT uint32_t Ledger::internEvent(const msledger_site *site) {
+  if (Frames.depth == 0 || ChainDepth == 0)
+    return site ? internSite(site) : 0;
+  return internInChain(site);
+}
+
+uint32_t Ledger::internInChain(const msledger_site *site) {
   unsigned depth = Frames.depth;
-  if (depth == 0 || ChainDepth == 0)
-    return internSite(site);
   // The innermost callers kept, innermost first.
   unsigned kept = std::min(depth, kMaxFrames);
   unsigned count = std::min(kept, ChainDepth);
-  const msledger_site *callers[kMaxChain];
+  const msledger_site *callers[kMaxChain] = {}; // (GCC cannot see count > 0)
   for (unsigned i = 0; i < count; ++i)
     callers[i] = Frames.frames[kept - 1 - i];
   if (Last.ledger == this && Last.site == site && Last.count == count &&
@@ -396,8 +405,8 @@ uint64_t Ledger::timeOfSerial(uint64_t serial) const {
   return after == Checkpoints.begin() ? 0 : std::prev(after)->second;
 }
 
-const FamilyInfo *Ledger::trackedFamily(unsigned api, uint64_t handle,
-                                        uint64_t *key) const {
+MSLEDGER_HOT const FamilyInfo *
+Ledger::trackedFamily(unsigned api, uint64_t handle, uint64_t *key) const {
   const FamilyInfo &family = familyOf(api);
   *key = keyIn(family, handle);
   return Enabled[static_cast<int>(family.level)] && *key != 0 ? &family

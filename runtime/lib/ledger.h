@@ -106,7 +106,7 @@ struct ErrorEvent {
 /// of its device, a model unloaded by aclFinalize.
 struct ImplicitReleaseEvent {
   Record acquired;
-  FreedRecord release; // the call that released it
+  ReleaseEvent release; // the call that released it
 };
 
 /// An mstx mark (a moment) or range (an interval) the application named.
@@ -119,15 +119,22 @@ struct Annotation {
 };
 
 /// A release between its two halves: taken from the table before the real
-/// call, settled after it.
+/// call, settled after it. Made on every release, so making one writes
+/// `active` alone: beginRelease() writes every other field endRelease() reads
+/// when it makes the release active (zeroing the whole, as the default member
+/// initializers of a Record would, was a sixth of the ledger's time per
+/// pair).
 struct PendingRelease {
+  PendingRelease() {}
   bool active = false;
-  unsigned api = 0;
-  uint64_t handle = 0;
-  uint64_t key = 0;
-  FreedRecord event;
-  RecordTable::TakeResult taken = RecordTable::TakeResult::NotFound;
-  Record record;
+  unsigned api;
+  uint64_t handle;
+  uint64_t key;
+  ReleaseEvent event;
+  RecordTable::TakeResult taken;
+  union {
+    Record record; // as found; read only when taken is not NotFound
+  };
 };
 
 class Ledger {
@@ -218,6 +225,8 @@ private:
   uint32_t internSite(const msledger_site *site);
   /// The id of `site` with the thread's call chain, if it has one.
   uint32_t internEvent(const msledger_site *site);
+  /// internEvent() of a thread in a call chain.
+  uint32_t internInChain(const msledger_site *site);
   uint32_t internChain(const msledger_site *site,
                        const msledger_site *const *callers, unsigned count);
   uint16_t threadIndex();
@@ -253,10 +262,12 @@ private:
   // block's next (RecordTable::SerialSource; the thread's blocks then
   // shrink); so an event's serial is unique, increases along its thread and
   // along its key, and its time is known within an epoch (Checkpoints). The
-  // counter is touched once a block, not once an event.
+  // counter is touched once a block, not once an event. On a cache line of
+  // its own: every thread writes it, and the fields every event reads
+  // (Tables, Enabled, SerialEpoch) would travel between cores with it.
   static constexpr uint64_t kSerialBlock = 64;
-  std::atomic<uint64_t> NextSerial{0};
-  std::atomic<uint32_t> SerialEpoch{0};
+  alignas(64) std::atomic<uint64_t> NextSerial{0};
+  alignas(64) std::atomic<uint32_t> SerialEpoch{0};
   std::atomic<uint32_t> CheckpointEpoch{0}; // epoch + 1 of the last one
 
 public:

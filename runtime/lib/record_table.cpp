@@ -6,6 +6,12 @@
 #include <cstring>
 #include <new>
 
+// The hot path's helpers are inlined into acquire() and take() whatever the
+// compiler's size heuristics say: each is a few instructions, and a call
+// (with a Record spilled to the stack and read back whole) cost more than
+// the work in the benchmarks.
+#define MSLEDGER_HOT inline __attribute__((always_inline))
+
 namespace msledger {
 
 namespace {
@@ -19,7 +25,7 @@ template <typename T> void storeRelaxed(T &field, T value) {
 
 } // namespace
 
-void RecordTable::Shard::lock() {
+MSLEDGER_HOT void RecordTable::Shard::lock() {
   while (locked.exchange(true, std::memory_order_acquire))
     while (locked.load(std::memory_order_relaxed))
       __builtin_ia32_pause();
@@ -43,14 +49,15 @@ RecordTable::~RecordTable() {
   free(Shards);
 }
 
-uint64_t RecordTable::hash(uint64_t key) {
+MSLEDGER_HOT uint64_t RecordTable::hash(uint64_t key) {
   // Fibonacci hashing: one multiply moves every bit of the key, alignment
-  // zeros included, into the high bits; the shard takes the top byte and the
-  // slot index the 32 bits below it (see home()).
+  // zeros included, into the high bits; a granule's shard is the top
+  // kShardBits of its hash, a key's slot index the low 32 bits of its own
+  // (see home()).
   return (key ^ (key >> 32)) * 0x9E3779B97F4A7C15ULL;
 }
 
-RecordTable::Slot RecordTable::pack(const Record &r) {
+MSLEDGER_HOT RecordTable::Slot RecordTable::pack(const Record &r) {
   uint64_t size = std::min<uint64_t>(r.size, kMaxRecordSize);
   uint64_t thread = std::min<uint64_t>(r.thread, kMaxThread);
   return Slot{r.key,
@@ -62,7 +69,7 @@ RecordTable::Slot RecordTable::pack(const Record &r) {
                   (static_cast<uint64_t>(std::min(r.device, kNoDevice)) << 58)};
 }
 
-Record RecordTable::unpack(const Slot &s) {
+MSLEDGER_HOT Record RecordTable::unpack(const Slot &s) {
   Record r;
   r.key = s.key;
   r.size = s.attributes & kMaxRecordSize;
@@ -75,24 +82,25 @@ Record RecordTable::unpack(const Slot &s) {
   return r;
 }
 
-uint32_t RecordTable::home(uint64_t hash, uint32_t capacity) {
+MSLEDGER_HOT uint32_t RecordTable::home(uint64_t hash, uint32_t capacity) {
   return static_cast<uint32_t>(
       (static_cast<uint64_t>(static_cast<uint32_t>(hash)) * capacity) >> 32);
 }
 
-uint32_t RecordTable::distance(const Slot &slot, uint32_t index,
-                               uint32_t capacity) {
+MSLEDGER_HOT uint32_t RecordTable::distance(const Slot &slot, uint32_t index,
+                                            uint32_t capacity) {
   uint32_t start = home(hash(slot.key), capacity);
   return index >= start ? index - start : index + capacity - start;
 }
 
-RecordTable::Shard &RecordTable::shardOf(uint64_t key) const {
+MSLEDGER_HOT RecordTable::Shard &RecordTable::shardOf(uint64_t key) const {
   // By the key's 64 KiB granule: memory a thread works in (its allocator's
   // region) stays in shards of its own, not a share of all of them.
-  return Shards[hash(key >> kShardGranuleBits) >> 56];
+  return Shards[hash(key >> kShardGranuleBits) >> (64 - kShardBits)];
 }
 
-long RecordTable::findIndex(const Shard &shard, uint64_t key, uint64_t h) {
+MSLEDGER_HOT long RecordTable::findIndex(const Shard &shard, uint64_t key,
+                                         uint64_t h) {
   if (shard.count == 0)
     return -1;
   uint32_t index = home(h, shard.capacity);
@@ -107,8 +115,8 @@ long RecordTable::findIndex(const Shard &shard, uint64_t key, uint64_t h) {
   }
 }
 
-void RecordTable::insertSlot(Shard &shard, Slot slot) {
-  uint32_t index = home(hash(slot.key), shard.capacity);
+MSLEDGER_HOT void RecordTable::insertSlot(Shard &shard, Slot slot, uint64_t h) {
+  uint32_t index = home(h, shard.capacity);
   for (uint32_t d = 0;; ++d) {
     Slot &here = shard.slots[index];
     if (here.key == 0) {
@@ -126,7 +134,7 @@ void RecordTable::insertSlot(Shard &shard, Slot slot) {
   }
 }
 
-void RecordTable::eraseAt(Shard &shard, uint32_t index) {
+MSLEDGER_HOT void RecordTable::eraseAt(Shard &shard, uint32_t index) {
   // Backward-shift deletion: no tombstones, probe lengths stay short.
   for (;;) {
     uint32_t next = index + 1 == shard.capacity ? 0 : index + 1;
@@ -152,7 +160,7 @@ void RecordTable::grow(Shard &shard) {
   storeRelaxed(shard.count, 0u);
   for (uint32_t i = 0; i < oldCapacity; ++i)
     if (old[i].key)
-      insertSlot(shard, old[i]);
+      insertSlot(shard, old[i], hash(old[i].key));
   free(old);
 }
 
@@ -160,8 +168,8 @@ namespace {
 
 /// The serial of an event in `nextSerial`'s shard (from `serials`, or
 /// `given`), and the shard's next floor; *out gets it if asked.
-uint64_t stamp(uint64_t given, uint64_t &nextSerial,
-               RecordTable::SerialSource serials, uint64_t *out) {
+MSLEDGER_HOT uint64_t stamp(uint64_t given, uint64_t &nextSerial,
+                            RecordTable::SerialSource serials, uint64_t *out) {
   uint64_t serial = serials ? serials(nextSerial) : given;
   if (serial >= nextSerial)
     nextSerial = serial + 1;
@@ -200,21 +208,21 @@ RecordTable::acquire(const Record &given, bool refcounted, Record *previous,
     Record inserted = record;
     if (refcounted)
       inserted.size = 1;
-    insertSlot(shard, pack(inserted));
+    insertSlot(shard, pack(inserted), h);
   }
-  storeRelaxed(shard.version, shard.version + 1);
+  noteChange();
   shard.unlock();
   return result;
 }
 
 RecordTable::TakeResult RecordTable::take(uint64_t key, bool refcounted,
-                                          const FreedRecord &given,
+                                          const ReleaseEvent &given,
                                           Record *found, SerialSource serials,
                                           uint64_t *serial) {
   uint64_t h = hash(key);
   Shard &shard = shardOf(key);
   shard.lock();
-  FreedRecord release = given;
+  ReleaseEvent release = given;
   release.serial = stamp(given.serial, shard.nextSerial, serials, serial);
   long index = findIndex(shard, key, h);
   TakeResult result = TakeResult::NotFound;
@@ -232,14 +240,14 @@ RecordTable::TakeResult RecordTable::take(uint64_t key, bool refcounted,
       result = TakeResult::Taken;
     }
   }
-  storeRelaxed(shard.version, shard.version + 1);
+  noteChange();
   shard.unlock();
   return result;
 }
 
 std::vector<Record>
 RecordTable::takeIf(const std::function<bool(const Record &)> &matches,
-                    const FreedRecord &release) {
+                    const ReleaseEvent &release) {
   std::vector<Record> taken;
   std::vector<uint64_t> keys;
   for (unsigned i = 0; i < kShards; ++i) {
@@ -260,14 +268,14 @@ RecordTable::takeIf(const std::function<bool(const Record &)> &matches,
       remember(shard, shard.slots[index], release);
       eraseAt(shard, static_cast<uint32_t>(index));
     }
-    storeRelaxed(shard.version, shard.version + 1);
+    noteChange();
     shard.unlock();
   }
   return taken;
 }
 
 void RecordTable::remember(Shard &shard, const Slot &ended,
-                           const FreedRecord &release) {
+                           const ReleaseEvent &release) {
   if (!shard.freed) {
     storeRelaxed(shard.freed, static_cast<FreedSlot *>(
                                   calloc(kFreedPerShard, sizeof(FreedSlot))));
@@ -284,7 +292,7 @@ void RecordTable::remember(Shard &shard, const Slot &ended,
 }
 
 void RecordTable::restore(const Record &record, TakeResult taken,
-                          const FreedRecord &release) {
+                          const ReleaseEvent &release) {
   uint64_t h = hash(record.key);
   Shard &shard = shardOf(record.key);
   shard.lock();
@@ -299,7 +307,7 @@ void RecordTable::restore(const Record &record, TakeResult taken,
     } else {
       if ((shard.count + 1) * 10ULL > shard.capacity * 9ULL)
         grow(shard);
-      insertSlot(shard, pack(record));
+      insertSlot(shard, pack(record), h);
     }
     uint64_t order = (release.serial & kMaxSerial) |
                      (static_cast<uint64_t>(release.site & kMaxSite) << 40);
@@ -308,7 +316,7 @@ void RecordTable::restore(const Record &record, TakeResult taken,
           shard.freed[i].order == order)
         shard.freed[i].acquired.key = 0;
   }
-  storeRelaxed(shard.version, shard.version + 1);
+  noteChange();
   shard.unlock();
 }
 
@@ -364,11 +372,15 @@ std::vector<FreedRecord> RecordTable::freedSnapshot() const {
   return released;
 }
 
-uint64_t RecordTable::version() const {
-  uint64_t total = 0;
-  for (unsigned i = 0; i < kShards; ++i)
-    total += __atomic_load_n(&Shards[i].version, __ATOMIC_RELAXED);
-  return total;
+bool RecordTable::takeChanged() const {
+  // A change made after this (while the view is built from the snapshots)
+  // sets the flag again: either its shard's snapshot is taken after the
+  // change, or before it, and then the change's lock comes after ours and
+  // it sees the flag clear.
+  if (!Changed.load(std::memory_order_relaxed))
+    return false;
+  Changed.store(false, std::memory_order_relaxed);
+  return true;
 }
 
 bool RecordTable::find(uint64_t key, Record *record) const {

@@ -4,12 +4,14 @@
 // handle; 0 is never a key) to a packed 24-byte record, built for the hot path
 // of every tracked call:
 //
-//   * 256 shards chosen by a hash of the key's 64 KiB granule, each an
+//   * 1024 shards chosen by a hash of the key's 64 KiB granule, each an
 //     open-addressed Robin Hood table under its own spin lock: threads that
 //     work in memory of their own (an allocator's per-thread region) use
 //     shards of their own, and their cache lines do not travel between
 //     cores (hashing each key alone would spread every thread over every
-//     shard). The operations on one key
+//     shard). Two threads' regions of 32 granules each share one shard on
+//     average (four with 256 shards, which cost a sixth of two threads'
+//     throughput in the LedgerPair benchmark). The operations on one key
 //     (acquire, take, restore, find, findFreed) take that key's shard lock
 //     once and are O(1) expected (findFreed scans the shard's remembered
 //     releases); those on the whole table (snapshot, takeIf, lockAll) take
@@ -50,13 +52,17 @@ struct Record {
   uint8_t device = 63; // the device memory is on (6 bits); kNoDevice: unknown
 };
 
-/// A release the table remembers, with the record it ended.
-struct FreedRecord {
-  Record acquired;
+/// A release: its own serial, site, API and thread.
+struct ReleaseEvent {
   uint64_t serial = 0;
   uint32_t site = 0;
   uint16_t api = 0;
   uint16_t thread = 0;
+};
+
+/// A release the table remembers, with the record it ended.
+struct FreedRecord : ReleaseEvent {
+  Record acquired;
 };
 
 constexpr uint64_t kMaxRecordSize = (1ULL << 41) - 1;
@@ -68,7 +74,8 @@ constexpr uint16_t kMaxThread = (1U << 10) - 1;
 
 class RecordTable {
 public:
-  static constexpr unsigned kShards = 256;
+  static constexpr unsigned kShardBits = 10;
+  static constexpr unsigned kShards = 1U << kShardBits;
   static constexpr unsigned kFreedPerShard = 64;
 
   RecordTable();
@@ -100,13 +107,13 @@ public:
   /// drops one reference of a refcounted record that has more
   /// (Dereferenced). *found gets the record as it was. The release's serial
   /// comes from `serials` if given (then written to *serial). One lock.
-  TakeResult take(uint64_t key, bool refcounted, const FreedRecord &release,
+  TakeResult take(uint64_t key, bool refcounted, const ReleaseEvent &release,
                   Record *found, SerialSource serials = nullptr,
                   uint64_t *serial = nullptr);
   /// Undoes take() after the real release failed: the record is back and
   /// the release forgotten.
   void restore(const Record &record, TakeResult taken,
-               const FreedRecord &release);
+               const ReleaseEvent &release);
 
   /// Takes out every record `matches` accepts, remembering `release` as what
   /// ended each: an implicit release (a device reset ends its streams). Only
@@ -114,17 +121,21 @@ public:
   /// acquired after it), and every shard's next serial is made to follow
   /// it. Takes each shard's lock in turn; for rare calls, not the hot path.
   std::vector<Record> takeIf(const std::function<bool(const Record &)> &matches,
-                             const FreedRecord &release);
+                             const ReleaseEvent &release);
 
   /// The remembered release of `key`, most recent first.
   bool findFreed(uint64_t key, FreedRecord *freed) const;
   /// Every remembered release, shard by shard, each shard's most recent
   /// first.
   std::vector<FreedRecord> freedSnapshot() const;
-  /// A number that changes whenever a record or a remembered release does
-  /// (a sum of per-shard counters, read without locks): a view built from
-  /// snapshot() and freedSnapshot() is current while it does not change.
-  uint64_t version() const;
+  /// Whether a record or a remembered release changed since the last call
+  /// (true at the first), for the table's one view built from snapshot() and
+  /// freedSnapshot() (access.h's RangeIndex): taken before the snapshots,
+  /// the view is current while it is false. One flag, not a count: a change
+  /// writes it only when it is clear, so the events of threads with shards
+  /// of their own share no cache line while no view is being rebuilt, and
+  /// the check reads one word, not one per shard.
+  bool takeChanged() const;
   bool find(uint64_t key, Record *record) const;
 
   /// Every live record, shard by shard (each shard consistent in itself).
@@ -156,7 +167,6 @@ private:
     uint32_t capacity = 0;
     uint32_t count = 0;
     uint32_t freedNext = 0;
-    uint32_t version = 0;    // changes made, for version()
     uint64_t nextSerial = 0; // the floor of the next event's serial
     Slot *slots = nullptr;
     FreedSlot *freed = nullptr;
@@ -177,13 +187,20 @@ private:
   static constexpr unsigned kShardGranuleBits = 16;
   Shard &shardOf(uint64_t key) const;
   static long findIndex(const Shard &shard, uint64_t key, uint64_t hash);
-  static void insertSlot(Shard &shard, Slot slot);
+  /// `h`: hash(slot.key).
+  static void insertSlot(Shard &shard, Slot slot, uint64_t h);
   static void eraseAt(Shard &shard, uint32_t index);
   static void grow(Shard &shard);
   static void remember(Shard &shard, const Slot &ended,
-                       const FreedRecord &release);
+                       const ReleaseEvent &release);
+  /// After a change, under its shard's lock.
+  void noteChange() {
+    if (!Changed.load(std::memory_order_relaxed))
+      Changed.store(true, std::memory_order_relaxed);
+  }
 
   Shard *Shards;
+  alignas(64) mutable std::atomic<bool> Changed{true};
 };
 
 } // namespace msledger

@@ -256,18 +256,19 @@ TEST(RecordTable, ConcurrentThreadsNeverLoseOrShareRecords) {
   EXPECT_EQ(keys.size(), table.size());
 }
 
-TEST(RecordTable, VersionChangesWithEveryChangeAndFreedSnapshotListsReleases) {
+TEST(RecordTable, ChangedAfterEveryChangeAndFreedSnapshotListsReleases) {
   RecordTable table;
-  uint64_t start = table.version();
+  EXPECT_TRUE(table.takeChanged()) << "no view was built yet";
+  EXPECT_FALSE(table.takeChanged());
   Record previous, found;
   table.acquire(record(0x1000), false, &previous);
-  uint64_t afterAcquire = table.version();
-  EXPECT_NE(afterAcquire, start);
+  EXPECT_TRUE(table.takeChanged());
+  EXPECT_FALSE(table.takeChanged()) << "taken: clear until the next change";
   table.find(0x1000, &found);
-  EXPECT_EQ(table.version(), afterAcquire) << "a lookup changes nothing";
+  EXPECT_FALSE(table.takeChanged()) << "a lookup changes nothing";
   EXPECT_TRUE(table.freedSnapshot().empty());
   table.take(0x1000, false, releaseEvent(2), &found);
-  EXPECT_NE(table.version(), afterAcquire);
+  EXPECT_TRUE(table.takeChanged());
   std::vector<FreedRecord> released = table.freedSnapshot();
   ASSERT_EQ(released.size(), 1u);
   EXPECT_EQ(released[0].acquired.key, 0x1000u);
@@ -277,7 +278,9 @@ TEST(RecordTable, VersionChangesWithEveryChangeAndFreedSnapshotListsReleases) {
   table.acquire(record(0x2000), false, &previous);
   RecordTable::TakeResult taken =
       table.take(0x2000, false, releaseEvent(4), &found);
+  EXPECT_TRUE(table.takeChanged());
   table.restore(found, taken, releaseEvent(4));
+  EXPECT_TRUE(table.takeChanged()) << "a restore is a change";
   EXPECT_EQ(table.freedSnapshot().size(), 1u);
 }
 
