@@ -13,6 +13,7 @@
 //                         range index) or at its start (one lookup), from
 //                         memory no record covers
 //   LedgerPair/threads:N  the ledger alone: one acquire and one release
+//   LedgerPairCrossThread one thread acquires, another releases
 //   LiveRecords           ledger bytes per live allocation at 1,000,000
 //   Report1M              the leak report over 1,000,000 live allocations
 //   HelperCall/Framed     a call of a helper function, as is and with the
@@ -116,6 +117,55 @@ void LedgerPair(benchmark::State &state) {
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(LedgerPair)->Threads(1)->Threads(2)->UseRealTime();
+
+// LedgerPairCrossThread: thread 0 acquires, thread 1 releases what it
+// acquired, handed over a ring of kHandOff addresses (a producer and a
+// consumer of buffers). Items are pairs.
+constexpr uint64_t kHandOff = 1024;
+struct HandOff {
+  std::atomic<uint64_t> slots[kHandOff];
+  alignas(64) std::atomic<uint64_t> produced{0};
+  alignas(64) std::atomic<uint64_t> consumed{0};
+} Ring;
+
+void LedgerPairCrossThread(benchmark::State &state) {
+  if (state.threads() != 2) {
+    state.SkipWithError("needs two threads");
+    return;
+  }
+  Ledger &ledger = Ledger::get();
+  const unsigned alloc = static_cast<unsigned>(apiIndex("aclrtMalloc"));
+  const unsigned release = static_cast<unsigned>(apiIndex("aclrtFree"));
+  // 4096 addresses cycled, at most kHandOff of them in the ring: an
+  // address is released before it is acquired again.
+  static uint64_t base = NextBase.fetch_add(1ULL << 32);
+  if (state.thread_index() == 0) {
+    uint64_t n = Ring.produced.load(std::memory_order_relaxed);
+    for (auto _ : state) {
+      uint64_t address = base + ((n & 4095) << 9);
+      ledger.acquire(alloc, address, 1024, Space::GM, nullptr);
+      while (n - Ring.consumed.load(std::memory_order_acquire) >= kHandOff)
+        ;
+      Ring.slots[n % kHandOff].store(address, std::memory_order_relaxed);
+      Ring.produced.store(++n, std::memory_order_release);
+    }
+    state.SetItemsProcessed(0);
+  } else {
+    uint64_t n = Ring.consumed.load(std::memory_order_relaxed);
+    for (auto _ : state) {
+      while (Ring.produced.load(std::memory_order_acquire) == n)
+        ;
+      uint64_t address =
+          Ring.slots[n % kHandOff].load(std::memory_order_relaxed);
+      Ring.consumed.store(++n, std::memory_order_release);
+      PendingRelease pending;
+      ledger.beginRelease(release, address, nullptr, &pending);
+      ledger.endRelease(pending, true);
+    }
+    state.SetItemsProcessed(state.iterations());
+  }
+}
+BENCHMARK(LedgerPairCrossThread)->Threads(2)->UseRealTime();
 
 void JournalCost(benchmark::State &state) {
   Ledger &ledger = Ledger::get();

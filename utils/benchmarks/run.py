@@ -7,7 +7,8 @@ Runs the simulated-device benchmark in alternating processes -- untracked,
 then with libmsledger preloaded (CANN level only, then both levels) -- N times
 each, so that the baseline is measured in the same run, and reports medians:
 ns added per aclrtMalloc+aclrtFree pair, what the copy checks add to an
-aclrtMemcpy, two-thread scaling of the ledger,
+aclrtMemcpy, two-thread scaling of the ledger (each thread releasing what it
+acquired, and one thread releasing what the other acquired),
 what the crash-safe journal adds per event, ledger bytes per live
 allocation and the time of a report over 1,000,000 live allocations.
 """
@@ -97,9 +98,12 @@ def main():
     ledger = run(binary, {}, "LedgerPair|LiveRecords|Report1M", args.repetitions)
     one = median_ns_per_item(ledger["LedgerPair/real_time/threads:1"])
     two = median_ns_per_item(ledger["LedgerPair/real_time/threads:2"])
+    cross = median_ns_per_item(ledger["LedgerPairCrossThread/real_time/threads:2"])
     print("Ledger alone, one acquire + one release (median of %d):" % args.repetitions)
     print("  1 thread %.1f ns per pair; 2 threads %.1f ns per pair overall: %.2fx the throughput"
           % (one, two, one / two))
+    print("  acquired on one thread, released on the other: %.1f ns per pair, %.2fx one thread's throughput"
+          % (cross, one / cross))
     chains = run(binary, {}, "HelperCall|LedgerPairInChain|LedgerPair/real_time/threads:1", args.repetitions)
     plain = median_ns_per_item(chains["HelperCall"])
     framed = median_ns_per_item(chains["HelperCallFramed"])
