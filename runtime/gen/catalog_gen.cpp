@@ -143,7 +143,10 @@ std::string interposers(const Catalog &catalog, const std::string &source) {
         << f.name << "\"));\n"
         << "  if (!real)\n"
         << "    return" << unsupported(f) << ";\n"
-        << "  msledger::CallScope scope(" << i << ");\n";
+        << "  msledger::CallScope scope(" << i << ", msledger::Level::"
+        << (catalog.families()[f.family].level == Level::Device ? "Device"
+                                                                : "Cann")
+        << ");\n";
     std::string handle = handleExpression(f, args, "result");
     if (f.role == Role::Access) {
       // Checked before the call, which may fail on (or, on a device, not

@@ -12,27 +12,31 @@
 
 namespace msledger {
 
-namespace {
-__attribute__((tls_model("initial-exec"))) thread_local int Depth[2] = {0, 0};
-// The site a tracking wrapper named for the next call, and the site of the
-// ACL call in progress (for the driver calls it makes).
-__attribute__((tls_model(
-    "initial-exec"))) thread_local const msledger_site *PendingSite = nullptr;
-__attribute__((tls_model(
-    "initial-exec"))) thread_local const msledger_site *CurrentSite = nullptr;
-// The device of the last driver allocation inside the ACL call in progress.
-__attribute__((tls_model("initial-exec"))) thread_local int32_t CurrentDevice =
-    -1;
+__thread ThreadCalls CurrentCalls;
+std::atomic<unsigned> LevelsTracked{0};
 
+unsigned startLedger() {
+  Ledger &ledger = Ledger::get();
+  unsigned levels = kLedgerStarted;
+  for (Level level : {Level::Device, Level::Cann})
+    if (ledger.tracking(level))
+      levels |= 1U << static_cast<int>(level);
+  LevelsTracked.store(levels, std::memory_order_relaxed);
+  return levels;
+}
+
+namespace {
 /// Per built-in API: 0 not known yet, 1 interposed, 2 not.
 std::atomic<uint8_t> Interposed[1024];
 } // namespace
 
-void setPendingSite(const msledger_site *site) { PendingSite = site; }
+void setPendingSite(const msledger_site *site) {
+  CurrentCalls.pendingSite = site;
+}
 
 const msledger_site *takePendingSite() {
-  const msledger_site *site = PendingSite;
-  PendingSite = nullptr;
+  const msledger_site *site = CurrentCalls.pendingSite;
+  CurrentCalls.pendingSite = nullptr;
   return site;
 }
 
@@ -61,44 +65,10 @@ bool apiInterposed(unsigned api) {
   return interposed;
 }
 
-CallScope::CallScope(unsigned api)
-    : Api(api), LevelIndex(static_cast<int>(familyOf(api).level)) {
-  Outermost = Depth[LevelIndex]++ == 0;
-  Tracking =
-      Outermost && Ledger::get().tracking(static_cast<Level>(LevelIndex));
-  if (Outermost) {
-    // Attribution works even when this level is not checked: under
-    // --check-device-heap alone, the driver calls of a rewritten ACL call
-    // still carry the ACL call's site.
-    Site = PendingSite ? PendingSite : CurrentSite;
-    PendingSite = nullptr;
-    if (static_cast<Level>(LevelIndex) == Level::Cann) {
-      EnclosingSite = CurrentSite;
-      CurrentSite = Site;
-      EnclosingDevice = CurrentDevice;
-      CurrentDevice = -1;
-    }
-  }
-}
-
-CallScope::~CallScope() {
-  --Depth[LevelIndex];
-  if (Outermost && static_cast<Level>(LevelIndex) == Level::Cann) {
-    CurrentSite = EnclosingSite;
-    CurrentDevice = EnclosingDevice;
-  }
-}
-
-void CallScope::allocatedOn(int32_t device) {
-  Device = device;
-  if (Outermost && static_cast<Level>(LevelIndex) == Level::Device)
-    CurrentDevice = device;
-}
-
 void CallScope::acquired(uint64_t handle, uint64_t size, Space space) {
   int32_t device = Device;
   if (device < 0 && static_cast<Level>(LevelIndex) == Level::Cann)
-    device = CurrentDevice;
+    device = CurrentCalls.currentDevice;
   Ledger::get().acquire(Api, handle, size, space, Site, device);
 }
 

@@ -2,14 +2,19 @@
 //
 // Contract: each generated interposer (interposers.cpp, from the catalog, in
 // libmsledger_preload.so) resolves the real function with resolveNext() once,
-// opens a CallScope (in libmsledger.so, whose ledger it reports to),
-// calls the real function and, if the scope is tracking, reports the event
-// to the ledger, with the handle, size and space expressions every generator
-// shares (rewriter/catalog/wrappers.h). A scope tracks only the outermost
-// catalog call of its level on the thread: an ACL call that calls other ACL
-// calls internally is one event, while the driver calls it makes are events of
-// the device level. msledger does not interpose malloc, so a dlsym that
-// allocates cannot re-enter an interposer.
+// opens a CallScope, calls the real function and, if the scope is tracking,
+// reports the event to the ledger of libmsledger.so, with the handle, size
+// and space expressions every generator shares (rewriter/catalog/wrappers.h).
+// A scope tracks only the outermost catalog call of its level on the thread:
+// an ACL call that calls other ACL calls internally is one event, while the
+// driver calls it makes are events of the device level. msledger does not
+// interpose malloc, so a dlsym that allocates cannot re-enter an interposer.
+//
+// Opening and closing a scope is inline in the interposer, on the thread's
+// ThreadCalls and the exported LevelsTracked of libmsledger.so: every
+// interposed call pays them, tracked or not, and calls into libmsledger.so
+// for them were most of what an interposer cost (SimPair with both levels
+// off). Only the events are calls.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MSLEDGER_RUNTIME_INTERPOSE_H
@@ -18,6 +23,7 @@
 #include "catalog_table.h"
 #include "ledger.h"
 
+#include <atomic>
 #include <cstdint>
 
 #define MSLEDGER_INTERPOSER __attribute__((visibility("default")))
@@ -45,11 +51,70 @@ inline int32_t deviceFromDriverFlag(unsigned long long flag) {
   return static_cast<int32_t>(flag & 0x3FF);
 }
 
-/// Exported from libmsledger.so for the interposers of libmsledger_preload.so.
+/// The thread's catalog calls in progress, for CallScope. Plain data, zero
+/// in a new thread.
+struct ThreadCalls {
+  int depth[2]; // calls in progress, by Level
+  /// The site a tracking wrapper named for the next call.
+  const msledger_site *pendingSite;
+  /// The site of the ACL call in progress, for the driver calls it makes.
+  const msledger_site *currentSite;
+  /// The device of the last driver allocation inside the ACL call in
+  /// progress; -1 none (set on the ACL call's entry).
+  int32_t currentDevice;
+};
+
+/// Defined in libmsledger.so; reached from libmsledger_preload.so, which
+/// links it, in the initial-exec model (libmsledger.so is loaded with the
+/// process, preloaded or linked, never dlopen'ed late), so that an access
+/// is one load, not a call to __tls_get_addr.
+extern __thread ThreadCalls CurrentCalls
+    __attribute__((tls_model("initial-exec"), visibility("default")));
+
+/// Bit 1 << level for each level the ledger tracks, and kLedgerStarted once
+/// it started (0 before): fixed by the options when it starts.
+MSLEDGER_EXPORT extern std::atomic<unsigned> LevelsTracked;
+constexpr unsigned kLedgerStarted = 1U << 31;
+/// Starts the ledger if no call did yet; LevelsTracked's value.
+MSLEDGER_EXPORT unsigned startLedger();
+
+/// One catalog call in an interposer. The events are exported from
+/// libmsledger.so.
 class MSLEDGER_EXPORT CallScope {
 public:
-  explicit CallScope(unsigned api);
-  ~CallScope();
+  /// `level`: that of the API's family (the generator knows it).
+  CallScope(unsigned api, Level level)
+      : Api(api), LevelIndex(static_cast<int>(level)) {
+    ThreadCalls &calls = CurrentCalls;
+    Outermost = calls.depth[LevelIndex]++ == 0;
+    if (!Outermost)
+      return;
+    unsigned levels = LevelsTracked.load(std::memory_order_relaxed);
+    if (!levels)
+      levels = startLedger();
+    Tracking = (levels >> LevelIndex) & 1;
+    // Attribution works even when this level is not checked: under
+    // --check-device-heap alone, the driver calls of a rewritten ACL call
+    // still carry the ACL call's site.
+    Site = calls.pendingSite ? calls.pendingSite : calls.currentSite;
+    calls.pendingSite = nullptr;
+    if (level == Level::Cann) {
+      EnclosingSite = calls.currentSite;
+      calls.currentSite = Site;
+      EnclosingDevice = calls.currentDevice;
+      calls.currentDevice = -1;
+    }
+  }
+  /// The level looked up in the catalog.
+  explicit CallScope(unsigned api) : CallScope(api, familyOf(api).level) {}
+  ~CallScope() {
+    ThreadCalls &calls = CurrentCalls;
+    --calls.depth[LevelIndex];
+    if (Outermost && static_cast<Level>(LevelIndex) == Level::Cann) {
+      calls.currentSite = EnclosingSite;
+      calls.currentDevice = EnclosingDevice;
+    }
+  }
   CallScope(const CallScope &) = delete;
   CallScope &operator=(const CallScope &) = delete;
 
@@ -58,7 +123,11 @@ public:
   /// not this level is tracked: its record, and the record of the ACL call
   /// it was made for (aclrtMalloc's memory is on the device of the
   /// halMemAlloc behind it), are on that device.
-  void allocatedOn(int32_t device);
+  void allocatedOn(int32_t device) {
+    Device = device;
+    if (Outermost && static_cast<Level>(LevelIndex) == Level::Device)
+      CurrentCalls.currentDevice = device;
+  }
   void acquired(uint64_t handle, uint64_t size, Space space);
   /// A copy or set about to touch `ranges` (checked against the ledger).
   void accessed(const AccessRanges &ranges);
@@ -74,7 +143,7 @@ public:
 private:
   unsigned Api;
   int LevelIndex;
-  bool Tracking;
+  bool Tracking = false;
   bool Outermost;
   const msledger_site *Site = nullptr;
   const msledger_site *EnclosingSite = nullptr;
