@@ -4,7 +4,8 @@
 // benchmarks with and without libmsledger preloaded and prints the ratios.
 //
 //   SimPair/threads:N     aclrtMalloc + aclrtFree of 1 KiB on the simulated
-//                         device (tracked when libmsledger is preloaded)
+//                         device (tracked when libmsledger is preloaded;
+//                         with both levels off, the interposers alone)
 //   SimCopy               aclrtMemcpy of 1 KiB from a std::vector to the
 //                         middle of a device buffer (checked when preloaded,
 //                         unless check_access=no)
@@ -14,6 +15,7 @@
 //                         memory no record covers
 //   LedgerPair/threads:N  the ledger alone: one acquire and one release
 //   LedgerPairCrossThread one thread acquires, another releases
+//   LockFloor             the two uncontended lock + unlock pairs of a pair
 //   LiveRecords           ledger bytes per live allocation at 1,000,000
 //   Report1M              the leak report over 1,000,000 live allocations
 //   HelperCall/Framed     a call of a helper function, as is and with the
@@ -166,6 +168,23 @@ void LedgerPairCrossThread(benchmark::State &state) {
   }
 }
 BENCHMARK(LedgerPairCrossThread)->Threads(2)->UseRealTime();
+
+// LockFloor: the two uncontended lock + unlock pairs of a spin lock like a
+// shard's that LedgerPair takes (acquire's, and the release's take()): what
+// any table with a lock per event costs a pair on this machine.
+void LockFloor(benchmark::State &state) {
+  std::atomic<bool> locks[2] = {};
+  for (auto _ : state) {
+    for (std::atomic<bool> &lock : locks) {
+      while (lock.exchange(true, std::memory_order_acquire))
+        ;
+      lock.store(false, std::memory_order_release);
+    }
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(LockFloor)->UseRealTime();
 
 void JournalCost(benchmark::State &state) {
   Ledger &ledger = Ledger::get();

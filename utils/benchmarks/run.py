@@ -52,6 +52,9 @@ def main():
         sys.exit("run.py: %s not found: build first (utils/setup.sh)" % binary)
 
     configs = [("untracked", {}),
+               ("interposed, both levels off", {"LD_PRELOAD": library,
+                                                "MSLEDGER_OPTIONS": "check_device_heap=0:check_cann_heap=0:"
+                                                                    "leak_check=0:exitcode=0"}),
                ("tracked, CANN level", {"LD_PRELOAD": library,
                                         "MSLEDGER_OPTIONS": "check_device_heap=0:leak_check=0:exitcode=0"}),
                ("tracked, both levels", {"LD_PRELOAD": library,
@@ -95,7 +98,7 @@ def main():
           % (median_ns_per_item(checks["AccessCheck/interior/real_time"]),
              median_ns_per_item(checks["AccessCheck/start/real_time"])))
 
-    ledger = run(binary, {}, "LedgerPair|LiveRecords|Report1M", args.repetitions)
+    ledger = run(binary, {}, "LedgerPair|LockFloor|LiveRecords|Report1M", args.repetitions)
     one = median_ns_per_item(ledger["LedgerPair/real_time/threads:1"])
     two = median_ns_per_item(ledger["LedgerPair/real_time/threads:2"])
     cross = median_ns_per_item(ledger["LedgerPairCrossThread/real_time/threads:2"])
@@ -104,6 +107,8 @@ def main():
           % (one, two, one / two))
     print("  acquired on one thread, released on the other: %.1f ns per pair, %.2fx one thread's throughput"
           % (cross, one / cross))
+    print("  the floor of any table with a lock per event: two uncontended lock + unlock pairs %.1f ns"
+          % median_ns_per_item(ledger["LockFloor/real_time"]))
     chains = run(binary, {}, "HelperCall|LedgerPairInChain|LedgerPair/real_time/threads:1", args.repetitions)
     plain = median_ns_per_item(chains["HelperCall"])
     framed = median_ns_per_item(chains["HelperCallFramed"])
