@@ -432,11 +432,10 @@ void Ledger::acquire(unsigned api, uint64_t handle, uint64_t size, Space space,
   record.site = internEvent(site);
   if (!ClockRunning.load(std::memory_order_relaxed))
     startClock();
-  Record previous;
   // A live key handed out again was released by something the catalog does
   // not describe: the new record replaces it.
   Tables[static_cast<int>(family->level)].acquire(
-      record, family->refcounted, &previous, &Ledger::serialAtLeast,
+      record, family->refcounted, nullptr, &Ledger::serialAtLeast,
       &record.serial);
   if (Journal_.active())
     Journal_.acquire(static_cast<int>(family->level), record);
@@ -458,7 +457,7 @@ void Ledger::beginRelease(unsigned api, uint64_t handle,
   pending->event.site = internEvent(site);
   // What a release ends without naming it is what was acquired before it:
   // its serial follows every serial handed out so far.
-  if (api < ImplicitReleasers.size() && ImplicitReleasers.test(api))
+  if (api < ImplicitReleasers.size() && ImplicitReleasers[api])
     renewSerialBlock();
   // The release's serial is taken now, under the key's shard lock, before
   // the real call can let another thread be handed the same address: the
@@ -484,7 +483,7 @@ void Ledger::endRelease(PendingRelease &pending, bool succeeded) {
   // A device reset releases its streams only with its last reference.
   if (succeeded && pending.taken != RecordTable::TakeResult::Dereferenced &&
       pending.api < ImplicitReleasers.size() &&
-      ImplicitReleasers.test(pending.api))
+      ImplicitReleasers[pending.api])
     releaseImplicitly(pending);
   if (found &&
       apiInfo(pending.record.api).family == apiInfo(pending.api).family)

@@ -192,10 +192,12 @@ RecordTable::acquire(const Record &given, bool refcounted, Record *previous,
   AcquireResult result = AcquireResult::Inserted;
   if (index >= 0) {
     Slot &slot = shard.slots[index];
-    *previous = unpack(slot);
+    Record found = unpack(slot);
+    if (previous)
+      *previous = found;
     if (refcounted) {
-      Record counted = *previous;
-      counted.size = previous->size + 1;
+      Record counted = found;
+      counted.size = found.size + 1;
       slot = pack(counted);
       result = AcquireResult::Referenced;
     } else {

@@ -94,7 +94,7 @@ public:
   enum class AcquireResult { Inserted, Replaced, Referenced };
   /// Inserts `record`, its serial from `serials` if given (then written to
   /// *serial), else as it is. An existing record with the same key is
-  /// replaced (its release was never seen; *previous gets it) or, if
+  /// replaced (its release was never seen; *previous gets it, if asked) or, if
   /// `refcounted`, gets one more reference and keeps its serial and site.
   AcquireResult acquire(const Record &record, bool refcounted, Record *previous,
                         SerialSource serials = nullptr,
