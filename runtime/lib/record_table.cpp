@@ -23,12 +23,22 @@ template <typename T> void storeRelaxed(T &field, T value) {
   __atomic_store_n(&field, value, __ATOMIC_RELAXED);
 }
 
+/// A spinning thread's hint to the core (x86's pause, Arm's yield): the
+/// real toolkits run on both.
+inline void spinPause() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__) || defined(__arm__)
+  __asm__ __volatile__("yield");
+#endif
+}
+
 } // namespace
 
 MSLEDGER_HOT void RecordTable::Shard::lock() {
   while (locked.exchange(true, std::memory_order_acquire))
     while (locked.load(std::memory_order_relaxed))
-      __builtin_ia32_pause();
+      spinPause();
 }
 
 RecordTable::RecordTable() {
