@@ -226,16 +226,20 @@ MSLEDGER_HOT uint32_t Ledger::internEvent(const msledger_site *site) {
 }
 
 uint32_t Ledger::internInChain(const msledger_site *site) {
-  unsigned depth = Frames.depth;
-  // The innermost callers kept, innermost first.
-  unsigned kept = std::min(depth, kMaxFrames);
+  // The innermost callers kept, innermost first: frames[kept - 1 - i].
+  unsigned kept = std::min(Frames.depth, kMaxFrames);
   unsigned count = std::min(kept, ChainDepth);
-  const msledger_site *callers[kMaxChain] = {}; // (GCC cannot see count > 0)
-  for (unsigned i = 0; i < count; ++i)
-    callers[i] = Frames.frames[kept - 1 - i];
-  if (Last.ledger == this && Last.site == site && Last.count == count &&
-      std::equal(callers, callers + count, Last.callers))
+  const msledger_site *const *innermost = Frames.frames + kept - 1;
+  bool same = Last.ledger == this && Last.site == site && Last.count == count;
+  for (unsigned i = 0; same && i < count; ++i)
+    same = Last.callers[i] == innermost[-static_cast<long>(i)];
+  if (same)
     return Last.id;
+  // A chain not seen last: rare, so the copy may be zeroed first (GCC cannot
+  // see that count > 0, and warns of the rest).
+  const msledger_site *callers[kMaxChain] = {};
+  for (unsigned i = 0; i < count; ++i)
+    callers[i] = innermost[-static_cast<long>(i)];
   uint32_t id = internChain(site, callers, count);
   Last.ledger = this;
   Last.site = site;
@@ -482,8 +486,7 @@ void Ledger::endRelease(PendingRelease &pending, bool succeeded) {
                      false);
   // A device reset releases its streams only with its last reference.
   if (succeeded && pending.taken != RecordTable::TakeResult::Dereferenced &&
-      pending.api < ImplicitReleasers.size() &&
-      ImplicitReleasers[pending.api])
+      pending.api < ImplicitReleasers.size() && ImplicitReleasers[pending.api])
     releaseImplicitly(pending);
   if (found &&
       apiInfo(pending.record.api).family == apiInfo(pending.api).family)
