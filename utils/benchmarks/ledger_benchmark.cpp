@@ -14,7 +14,8 @@
 //                         range index) or at its start (one lookup), from
 //                         memory no record covers
 //   LedgerPair/threads:N  the ledger alone: one acquire and one release
-//   LedgerPairCrossThread one thread acquires, another releases
+//   CrossThread/LedgerPair one thread acquires, another releases
+//   CrossThread/HandOffAlone  their hand-off without the ledger
 //   LockFloor             the two uncontended lock + unlock pairs of a pair
 //   LiveRecords           ledger bytes per live allocation at 1,000,000
 //   Report1M              the leak report over 1,000,000 live allocations
@@ -120,9 +121,10 @@ void LedgerPair(benchmark::State &state) {
 }
 BENCHMARK(LedgerPair)->Threads(1)->Threads(2)->UseRealTime();
 
-// LedgerPairCrossThread: thread 0 acquires, thread 1 releases what it
+// CrossThread/LedgerPair: thread 0 acquires, thread 1 releases what it
 // acquired, handed over a ring of kHandOff addresses (a producer and a
-// consumer of buffers). Items are pairs.
+// consumer of buffers). Items are pairs. HandOffAlone: the ring without the
+// ledger, the part of the figure that is the hand-off's own.
 constexpr uint64_t kHandOff = 1024;
 struct HandOff {
   std::atomic<uint64_t> slots[kHandOff];
@@ -130,7 +132,7 @@ struct HandOff {
   alignas(64) std::atomic<uint64_t> consumed{0};
 } Ring;
 
-void LedgerPairCrossThread(benchmark::State &state) {
+void CrossThread(benchmark::State &state, bool tracked) {
   if (state.threads() != 2) {
     state.SkipWithError("needs two threads");
     return;
@@ -145,7 +147,8 @@ void LedgerPairCrossThread(benchmark::State &state) {
     uint64_t n = Ring.produced.load(std::memory_order_relaxed);
     for (auto _ : state) {
       uint64_t address = base + ((n & 4095) << 9);
-      ledger.acquire(alloc, address, 1024, Space::GM, nullptr);
+      if (tracked)
+        ledger.acquire(alloc, address, 1024, Space::GM, nullptr);
       while (n - Ring.consumed.load(std::memory_order_acquire) >= kHandOff)
         ;
       Ring.slots[n % kHandOff].store(address, std::memory_order_relaxed);
@@ -160,6 +163,10 @@ void LedgerPairCrossThread(benchmark::State &state) {
       uint64_t address =
           Ring.slots[n % kHandOff].load(std::memory_order_relaxed);
       Ring.consumed.store(++n, std::memory_order_release);
+      if (!tracked) {
+        benchmark::DoNotOptimize(address);
+        continue;
+      }
       PendingRelease pending;
       ledger.beginRelease(release, address, nullptr, &pending);
       ledger.endRelease(pending, true);
@@ -167,7 +174,8 @@ void LedgerPairCrossThread(benchmark::State &state) {
     state.SetItemsProcessed(state.iterations());
   }
 }
-BENCHMARK(LedgerPairCrossThread)->Threads(2)->UseRealTime();
+BENCHMARK_CAPTURE(CrossThread, LedgerPair, true)->Threads(2)->UseRealTime();
+BENCHMARK_CAPTURE(CrossThread, HandOffAlone, false)->Threads(2)->UseRealTime();
 
 // LockFloor: the two uncontended lock + unlock pairs of a spin lock like a
 // shard's that LedgerPair takes (acquire's, and the release's take()): what

@@ -98,15 +98,16 @@ def main():
           % (median_ns_per_item(checks["AccessCheck/interior/real_time"]),
              median_ns_per_item(checks["AccessCheck/start/real_time"])))
 
-    ledger = run(binary, {}, "LedgerPair|LockFloor|LiveRecords|Report1M", args.repetitions)
+    ledger = run(binary, {}, "LedgerPair|CrossThread|LockFloor|LiveRecords|Report1M", args.repetitions)
     one = median_ns_per_item(ledger["LedgerPair/real_time/threads:1"])
     two = median_ns_per_item(ledger["LedgerPair/real_time/threads:2"])
-    cross = median_ns_per_item(ledger["LedgerPairCrossThread/real_time/threads:2"])
+    cross = median_ns_per_item(ledger["CrossThread/LedgerPair/real_time/threads:2"])
+    handoff = median_ns_per_item(ledger["CrossThread/HandOffAlone/real_time/threads:2"])
     print("Ledger alone, one acquire + one release (median of %d):" % args.repetitions)
     print("  1 thread %.1f ns per pair; 2 threads %.1f ns per pair overall: %.2fx the throughput"
           % (one, two, one / two))
-    print("  acquired on one thread, released on the other: %.1f ns per pair, %.2fx one thread's throughput"
-          % (cross, one / cross))
+    print("  acquired on one thread, released on the other: %.1f ns per pair, %.2fx one thread's throughput "
+          "(the hand-off between them alone: %.1f ns)" % (cross, one / cross, handoff))
     print("  the floor of any table with a lock per event: two uncontended lock + unlock pairs %.1f ns"
           % median_ns_per_item(ledger["LockFloor/real_time"]))
     chains = run(binary, {}, "HelperCall|LedgerPairInChain|LedgerPair/real_time/threads:1", args.repetitions)
