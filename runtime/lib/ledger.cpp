@@ -229,17 +229,16 @@ uint32_t Ledger::internInChain(const msledger_site *site) {
   // The innermost callers kept, innermost first: frames[kept - 1 - i].
   unsigned kept = std::min(Frames.depth, kMaxFrames);
   unsigned count = std::min(kept, ChainDepth);
-  const msledger_site *const *innermost = Frames.frames + kept - 1;
   bool same = Last.ledger == this && Last.site == site && Last.count == count;
   for (unsigned i = 0; same && i < count; ++i)
-    same = Last.callers[i] == innermost[-static_cast<long>(i)];
+    same = Last.callers[i] == Frames.frames[kept - 1 - i];
   if (same)
     return Last.id;
   // A chain not seen last: rare, so the copy may be zeroed first (GCC cannot
   // see that count > 0, and warns of the rest).
   const msledger_site *callers[kMaxChain] = {};
   for (unsigned i = 0; i < count; ++i)
-    callers[i] = innermost[-static_cast<long>(i)];
+    callers[i] = Frames.frames[kept - 1 - i];
   uint32_t id = internChain(site, callers, count);
   Last.ledger = this;
   Last.site = site;
