@@ -24,7 +24,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-from peers import compile_loop  # noqa: E402
+from peers import built, compile_device_loop  # noqa: E402
 
 
 def instructions(valgrind, work, loop, pairs, env_extra):
@@ -48,12 +48,8 @@ def main():
     parser.add_argument("build", nargs="?", default="build")
     parser.add_argument("--pairs", type=int, default=20000)
     args = parser.parse_args()
-    build = os.path.abspath(args.build)
-    simcann = os.path.join(build, "simcann")
-    library = os.path.join(build, "lib", "libmsledger_preload.so")
-    for needed in (simcann, library):
-        if not os.path.exists(needed):
-            sys.exit("instructions.py: %s not found: build first (utils/setup.sh)" % needed)
+    simcann, library = built("instructions.py", args.build, "simcann",
+                             os.path.join("lib", "libmsledger_preload.so"))
     valgrind = shutil.which("valgrind")
     if not valgrind:
         sys.exit("instructions.py: valgrind is not installed (utils/setup.sh installs it)")
@@ -68,10 +64,7 @@ def main():
     work = tempfile.mkdtemp(prefix="msledger-instructions.")
     try:
         loop = os.path.join(work, "loop-acl")
-        ok, why = compile_loop("cc", loop, [
-            "-DPEER_ACL", "-I" + os.path.join(simcann, "include"),
-            "-L" + os.path.join(simcann, "lib64"),
-            "-Wl,-rpath," + os.path.join(simcann, "lib64"), "-lascendcl"])
+        ok, why = compile_device_loop(simcann, loop)
         if not ok:
             sys.exit("instructions.py: cannot build the device loop: %s" % why[0])
         # pair() runs PAIRS times and PAIRS / 10 + 10000 times to warm up.

@@ -36,6 +36,22 @@ def compile_loop(compiler, out, extra):
     return result.returncode == 0, result.stderr.strip().splitlines()[-1:] or [""]
 
 
+def built(tool, build, *paths):
+    """PATHS under the build tree BUILD, absolute; exits saying to build first if one is missing."""
+    found = [os.path.join(os.path.abspath(build), path) for path in paths]
+    for needed in found:
+        if not os.path.exists(needed):
+            sys.exit("%s: %s not found: build first (utils/setup.sh)" % (tool, needed))
+    return found
+
+
+def compile_device_loop(simcann, out):
+    """The loop on the simulated toolkit laid out at `simcann`: aclrtMalloc+aclrtFree."""
+    lib64 = os.path.join(simcann, "lib64")
+    return compile_loop("cc", out, ["-DPEER_ACL", "-I" + os.path.join(simcann, "include"),
+                                    "-L" + lib64, "-Wl,-rpath," + lib64, "-lascendcl"])
+
+
 def ns_per_pair(command, env=None):
     result = subprocess.run(command, capture_output=True, text=True,
                             env=dict(os.environ, **(env or {})))
@@ -55,12 +71,7 @@ def main():
                         help="pairs per run for the fast configurations (the slow "
                              "checkers run a fifth of them)")
     args = parser.parse_args()
-    build = os.path.abspath(args.build)
-    simcann = os.path.join(build, "simcann")
-    msledger = os.path.join(build, "bin", "msledger")
-    for needed in (simcann, msledger):
-        if not os.path.exists(needed):
-            sys.exit("peers.py: %s not found: build first (utils/setup.sh)" % needed)
+    simcann, msledger = built("peers.py", args.build, "simcann", os.path.join("bin", "msledger"))
 
     work = tempfile.mkdtemp(prefix="msledger-peers.")
     try:
@@ -68,10 +79,7 @@ def main():
         device = os.path.join(work, "loop-acl")
         lsan = os.path.join(work, "loop-lsan")
         compile_loop("cc", host, [])
-        ok, why = compile_loop("cc", device, [
-            "-DPEER_ACL", "-I" + os.path.join(simcann, "include"),
-            "-L" + os.path.join(simcann, "lib64"),
-            "-Wl,-rpath," + os.path.join(simcann, "lib64"), "-lascendcl"])
+        ok, why = compile_device_loop(simcann, device)
         if not ok:
             sys.exit("peers.py: cannot build the device loop: %s" % why[0])
 
