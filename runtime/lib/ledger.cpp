@@ -702,12 +702,9 @@ void Ledger::rangeEnd(uint64_t id) {
 }
 
 bool Ledger::inHeap(uintptr_t heap, uint64_t address, uint64_t size) const {
-  std::lock_guard<std::mutex> lock(HeapMutex);
-  if (heap < 1 || heap > Heaps.size() || !Heaps[heap - 1].live)
-    return false;
-  const Heap &h = Heaps[heap - 1];
-  return address >= h.base && size <= h.size &&
-         address - h.base <= h.size - size;
+  uint64_t base, heapSize;
+  return heapRange(heap, &base, &heapSize) && address >= base &&
+         size <= heapSize && address - base <= heapSize - size;
 }
 
 std::vector<ImplicitReleaseEvent> Ledger::implicitReleases(Level level) const {
