@@ -136,6 +136,9 @@ std::string interposers(const Catalog &catalog, const std::string &source) {
       args.push_back(f.params[p].name);
     }
     bool isVoid = f.returnType == "void";
+    std::string call =
+        isVoid ? "  real(" + names + ");\n"
+               : "  " + f.returnType + " result = real(" + names + ");\n";
     out << "extern \"C\" MSLEDGER_INTERPOSER " << f.signature() << " {\n"
         << "  using Real = " << f.returnType << " (*)(" << types << ");\n"
         << "  static Real real = "
@@ -152,16 +155,10 @@ std::string interposers(const Catalog &catalog, const std::string &source) {
       // Checked before the call, which may fail on (or, on a device, not
       // notice) what it is about to touch.
       out << "  if (scope.tracking() && " << accessCondition(f, args) << ")\n"
-          << "    scope.accessed({" << accessArguments(f, args) << "});\n";
-      if (isVoid)
-        out << "  real(" << names << ");\n";
-      else
-        out << "  " << f.returnType << " result = real(" << names << ");\n";
+          << "    scope.accessed({" << accessArguments(f, args) << "});\n"
+          << call;
     } else if (isAcquiring(f.role)) {
-      if (isVoid)
-        out << "  real(" << names << ");\n";
-      else
-        out << "  " << f.returnType << " result = real(" << names << ");\n";
+      out << call;
       // The device the memory is on, for this record and the ACL call's.
       std::string device;
       if (f.memoryDeviceParam >= 0) {
@@ -190,9 +187,6 @@ std::string interposers(const Catalog &catalog, const std::string &source) {
           nullIsNoRelease(catalog, f)
               ? " && " + f.params[f.handleParam].name + " != nullptr"
               : "";
-      std::string call =
-          isVoid ? "  real(" + names + ");\n"
-                 : "  " + f.returnType + " result = real(" + names + ");\n";
       out << "  bool releasing = scope.tracking()" << nullCheck << ";\n"
           << "  if (releasing)\n"
           << "    scope.releasing(" << handle << ");\n"
