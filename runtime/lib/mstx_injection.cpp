@@ -33,8 +33,8 @@
 #include "catalog_table.h"
 #include "interpose.h"
 #include "ledger.h"
+#include "report.h"
 
-#include <cstdio>
 #include <map>
 #include <mutex>
 #include <string>
@@ -61,16 +61,9 @@ unsigned api(const char *name) {
   return index < 0 ? 0 : static_cast<unsigned>(index);
 }
 
-std::string hex(uint64_t value) {
-  char text[24];
-  snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(value));
-  return text;
-}
-
+/// " in file:line", as reports place events; "" for no site.
 std::string placeOf(const msledger_site *site) {
-  return site && site->file ? std::string(" in ") + site->file + ":" +
-                                  std::to_string(site->line)
-                            : std::string();
+  return site && site->file ? " in " + location(site) : std::string();
 }
 
 mstxMemHeapHandle_t heapRegister(mstxDomainHandle_t,
@@ -101,25 +94,21 @@ void heapUnregister(mstxDomainHandle_t, mstxMemHeapHandle_t handle) {
   Ledger &ledger = Ledger::get();
   uintptr_t heap = reinterpret_cast<uintptr_t>(handle);
   uint64_t base = 0, size = 0;
+  size_t live = 0; // its regions still registered
   {
     MstxRegions &state = regions();
     std::lock_guard<std::mutex> lock(state.Mutex);
     auto known = state.baseOf.find(heap);
     if (known != state.baseOf.end())
       base = known->second;
+    for (const auto &[address, owner] : state.heapOf)
+      live += owner == heap;
   }
   if (ledger.heapRange(heap, &base, &size)) {
-    size_t live = 0;
-    {
-      MstxRegions &state = regions();
-      std::lock_guard<std::mutex> lock(state.Mutex);
-      for (const auto &[address, owner] : state.heapOf)
-        live += owner == heap;
-    }
     if (live)
-      ledger.warn("mstxMemHeapUnregister of the heap at " + hex(base) + " (" +
-                  std::to_string(size) + " bytes)" + placeOf(site) + " while " +
-                  std::to_string(live) +
+      ledger.warn("mstxMemHeapUnregister of the heap at " + hexText(base) +
+                  " (" + std::to_string(size) + " bytes)" + placeOf(site) +
+                  " while " + std::to_string(live) +
                   " of its region(s) are still registered");
     ledger.unregisterHeap(heap);
   }
@@ -146,7 +135,7 @@ void regionsRegister(mstxDomainHandle_t,
       batch->regionHandleArrayOut[i] = nullptr;
     if (!ledger.inHeap(heap, address, descs[i].size)) {
       ledger.warn("mstxMemRegionsRegister" + placeOf(site) +
-                  ": the region at " + hex(address) + " (" +
+                  ": the region at " + hexText(address) + " (" +
                   std::to_string(descs[i].size) +
                   " bytes) is not inside a registered heap; not tracked");
       continue;

@@ -157,6 +157,12 @@ std::string location(const msledger_site *site) {
   return out;
 }
 
+std::string hexText(uint64_t value) {
+  std::string out;
+  appendHex(out, value);
+  return out;
+}
+
 std::string placeLine(const SiteTable &sites, uint32_t id) {
   std::string out;
   appendLocation(out, sites.site(id));

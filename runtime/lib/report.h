@@ -116,6 +116,8 @@ std::string formatJson(const ReportInput &input,
                        const std::vector<ErrorEvent> &errors, bool final);
 /// "file:line", or "<unknown>:0".
 std::string location(const msledger_site *site);
+/// "0x7f00", as reports write addresses.
+std::string hexText(uint64_t value);
 /// A site with its callers on one line: "a.cpp:5 <- b.cpp:9".
 std::string placeLine(const SiteTable &sites, uint32_t id);
 /// What a level is called in titles: "device heap", "CANN heap".
