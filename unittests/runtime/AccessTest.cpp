@@ -1,5 +1,6 @@
 //===- AccessTest.cpp - copies and sets checked against a record table ----===//
 #include "access.h"
+#include "KnownApi.h"
 #include "catalog_table.h"
 #include "ledger.h"
 
@@ -8,12 +9,6 @@
 using namespace msledger;
 
 namespace {
-
-uint16_t api(const char *name) {
-  int index = apiIndex(name);
-  EXPECT_GE(index, 0) << name;
-  return static_cast<uint16_t>(index);
-}
 
 /// Records an allocation of `size` bytes at `address` through `allocator`.
 Record allocate(RecordTable &table, uint64_t address, uint64_t size,

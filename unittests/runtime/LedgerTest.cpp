@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ledger.h"
+#include "KnownApi.h"
 #include "interpose.h"
 #include "report.h"
 
@@ -19,12 +20,6 @@
 using namespace msledger;
 
 namespace {
-
-unsigned api(const char *name) {
-  int index = apiIndex(name);
-  EXPECT_GE(index, 0) << name;
-  return static_cast<unsigned>(index);
-}
 
 bool live(Level level, unsigned apiIndex, uint64_t handle,
           Record *out = nullptr) {
