@@ -391,14 +391,18 @@ public:
       bool pointer;
     };
     const Field fields[] = {
-        {"write", &params.write, &params.members[0], true},
-        {"write_pitch", &params.writePitch, &params.members[1], false},
-        {"read", &params.read, &params.members[2], true},
-        {"read_pitch", &params.readPitch, &params.members[3], false},
-        {"size", &params.size, &params.members[4], false},
-        {"width", &params.width, &params.members[5], false},
-        {"height", &params.height, &params.members[6], false},
-        {"direction", &params.direction, &params.members[7], false}};
+        {"write", &params.write, &params.members[AccessParams::Write], true},
+        {"write_pitch", &params.writePitch,
+         &params.members[AccessParams::WritePitch], false},
+        {"read", &params.read, &params.members[AccessParams::Read], true},
+        {"read_pitch", &params.readPitch,
+         &params.members[AccessParams::ReadPitch], false},
+        {"size", &params.size, &params.members[AccessParams::Size], false},
+        {"width", &params.width, &params.members[AccessParams::Width], false},
+        {"height", &params.height, &params.members[AccessParams::Height],
+         false},
+        {"direction", &params.direction,
+         &params.members[AccessParams::Direction], false}};
     for (const auto &entry : *access) {
       if (entry.key() == "when") {
         if (!parseAccessCondition(entry.value(), what, function))

@@ -168,11 +168,30 @@ struct AccessParams {
   int size = -1;
   int width = -1, height = -1;
   int direction = -1; // an aclrtMemcpyKind: which side is host, which device
+  /// The fields above, by name, for what treats them alike.
+  enum Field {
+    Write,
+    WritePitch,
+    Read,
+    ReadPitch,
+    Size,
+    Width,
+    Height,
+    Direction,
+    kFieldCount
+  };
+  int param(Field field) const {
+    static constexpr int AccessParams::*kParams[kFieldCount] = {
+        &AccessParams::write,  &AccessParams::writePitch,
+        &AccessParams::read,   &AccessParams::readPitch,
+        &AccessParams::size,   &AccessParams::width,
+        &AccessParams::height, &AccessParams::direction};
+    return this->*kParams[field];
+  }
   /// A field may be a member of what its (pointer) parameter points to,
-  /// "pCopy->copy2d.dst": the member path, by field, "" for the parameter
-  /// itself. Order: write, writePitch, read, readPitch, size, width, height,
-  /// direction.
-  std::string members[8];
+  /// "pCopy->copy2d.dst": the member path, by Field, "" for the parameter
+  /// itself.
+  std::string members[kFieldCount];
   /// The access is checked only when this parameter's member (`when`, -1:
   /// always) has one of `whenValues` (halMemcpy2D's type).
   int when = -1;

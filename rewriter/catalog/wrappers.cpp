@@ -136,42 +136,41 @@ std::string valueOf(const std::vector<std::string> &args, int param,
 
 std::string accessArguments(const Function &f,
                             const std::vector<std::string> &args) {
+  using Field = AccessParams::Field;
   const AccessParams &access = f.access;
-  const std::string *members = access.members;
-  auto number = [&](int param, const std::string &member) {
-    return param >= 0 ? "(uint64_t)(" + valueOf(args, param, member) + ")"
-                      : std::string("0");
+  // A field's value as written in the call: the parameter or its member.
+  auto value = [&](Field field) {
+    return valueOf(args, access.param(field), access.members[field]);
   };
-  auto side = [&](int address, const std::string &addressMember, int pitch,
-                  const std::string &pitchMember) {
-    if (address < 0)
+  auto number = [&](Field field) {
+    return access.param(field) >= 0 ? "(uint64_t)(" + value(field) + ")"
+                                    : std::string("0");
+  };
+  auto side = [&](Field address, Field pitch) {
+    if (access.param(address) < 0)
       return std::string("0, 0");
     std::string size = access.twoDimensional()
-                           ? "msledger_extent_2d(" +
-                                 number(pitch, pitchMember) + ", " +
-                                 number(access.width, members[5]) + ", " +
-                                 number(access.height, members[6]) + ")"
-                           : number(access.size, members[4]);
-    return "(uint64_t)(uintptr_t)(" + valueOf(args, address, addressMember) +
-           "), " + size;
+                           ? "msledger_extent_2d(" + number(pitch) + ", " +
+                                 number(AccessParams::Width) + ", " +
+                                 number(AccessParams::Height) + ")"
+                           : number(AccessParams::Size);
+    return "(uint64_t)(uintptr_t)(" + value(address) + "), " + size;
   };
-  return side(access.write, members[0], access.writePitch, members[1]) + ", " +
-         side(access.read, members[2], access.readPitch, members[3]) + ", " +
+  return side(AccessParams::Write, AccessParams::WritePitch) + ", " +
+         side(AccessParams::Read, AccessParams::ReadPitch) + ", " +
          (access.direction >= 0
-              ? "(int)(" + valueOf(args, access.direction, members[7]) + ")"
+              ? "(int)(" + value(AccessParams::Direction) + ")"
               : std::string("-1"));
 }
 
 std::string accessCondition(const Function &f,
                             const std::vector<std::string> &args) {
   const AccessParams &access = f.access;
-  const int params[] = {access.write,     access.writePitch, access.read,
-                        access.readPitch, access.size,       access.width,
-                        access.height,    access.direction};
   std::vector<int> dereferenced;
-  for (size_t i = 0; i < 8; ++i)
-    if (!access.members[i].empty())
-      dereferenced.push_back(params[i]);
+  for (int field = 0; field < AccessParams::kFieldCount; ++field)
+    if (!access.members[field].empty())
+      dereferenced.push_back(
+          access.param(static_cast<AccessParams::Field>(field)));
   if (access.when >= 0)
     dereferenced.push_back(access.when);
   std::string condition;

@@ -401,8 +401,8 @@ TEST(Catalog, AnAccessMayReadMembersOfAPointerParameter) {
   ASSERT_TRUE(catalog) << error;
   const AccessParams &access = catalog->findFunction("copy2d")->access;
   EXPECT_EQ(access.write, 0);
-  EXPECT_EQ(access.members[0], "to");
-  EXPECT_EQ(access.members[5], "size.width");
+  EXPECT_EQ(access.members[AccessParams::Write], "to");
+  EXPECT_EQ(access.members[AccessParams::Width], "size.width");
   EXPECT_EQ(access.when, 0);
   EXPECT_EQ(access.whenMember, "kind");
   EXPECT_EQ(access.whenValues, (std::vector<long long>{0, 1}));
