@@ -72,10 +72,7 @@ bool supported(aclDataType a, aclDataType b, aclDataType c) {
 /// `count` elements of `type` at `pointer`, read through the driver.
 bool readThrough(const void *pointer, aclDataType type, size_t count,
                  std::vector<uint8_t> *out) {
-  size_t bytes = count * aclDataTypeSize(type);
-  out->resize(bytes);
-  return mssim::deviceCopy(reinterpret_cast<DVdeviceptr>(out->data()), bytes,
-                           reinterpret_cast<DVdeviceptr>(pointer), bytes) == 0;
+  return mssim::readDevice(pointer, count * aclDataTypeSize(type), out);
 }
 
 /// One matrix product, rows x columns of C, A is rows x inner.
@@ -132,12 +129,8 @@ aclError multiply(const char *api, const Product &p, aclrtStream stream) {
         double before = scaleC == 0 ? 0 : element(c, p.typeC, atC);
         store(c, p.typeC, atC, scaleAB * sum + scaleC * before);
       }
-    size_t bytes = c.size();
-    return mssim::deviceCopy(reinterpret_cast<DVdeviceptr>(p.c), bytes,
-                             reinterpret_cast<DVdeviceptr>(c.data()),
-                             bytes) == 0
-               ? ACL_SUCCESS
-               : ACL_ERROR_RT_PARAM_INVALID;
+    return mssim::writeDevice(p.c, c) ? ACL_SUCCESS
+                                      : ACL_ERROR_RT_PARAM_INVALID;
   });
 }
 

@@ -64,18 +64,6 @@ aclError checkPicture(const char *api, const acldvppPicDesc *pic,
   return ACL_SUCCESS;
 }
 
-bool readDevice(const void *from, size_t bytes, std::vector<uint8_t> *out) {
-  out->resize(bytes);
-  return mssim::deviceCopy(reinterpret_cast<DVdeviceptr>(out->data()), bytes,
-                           reinterpret_cast<DVdeviceptr>(from), bytes) == 0;
-}
-
-bool writeDevice(void *to, const std::vector<uint8_t> &bytes) {
-  return mssim::deviceCopy(reinterpret_cast<DVdeviceptr>(to), bytes.size(),
-                           reinterpret_cast<DVdeviceptr>(bytes.data()),
-                           bytes.size()) == 0;
-}
-
 aclError describeDecoded(const char *api, acldvppPicDesc *out, uint32_t width,
                          uint32_t height, uint32_t widthStride,
                          uint32_t heightStride, uint64_t bytes,

@@ -162,9 +162,7 @@ int fillOutputs(const std::vector<ModelTensor> &outputs,
         memcpy(at, &step, size < sizeof step ? size : sizeof step);
       }
     }
-    if (mssim::deviceCopy(reinterpret_cast<DVdeviceptr>(data[t]), bytes.size(),
-                          reinterpret_cast<DVdeviceptr>(bytes.data()),
-                          bytes.size()))
+    if (!mssim::writeDevice(data[t], bytes))
       return ACL_ERROR_RT_PARAM_INVALID;
   }
   return ACL_SUCCESS;

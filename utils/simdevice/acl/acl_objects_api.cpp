@@ -148,11 +148,8 @@ aclError mssim::executeOp(const char *api, const char *opType, int numInputs,
   void *a = buffers[0]->data, *b = buffers[1]->data, *out = buffers[2]->data;
   // The "kernel": reads its operands through the driver, as a DMA would.
   queue->enqueue([=] {
-    std::vector<uint8_t> x(bytes), y(bytes), z(bytes);
-    if (mssim::deviceCopy(reinterpret_cast<DVdeviceptr>(x.data()), bytes,
-                          reinterpret_cast<DVdeviceptr>(a), bytes) ||
-        mssim::deviceCopy(reinterpret_cast<DVdeviceptr>(y.data()), bytes,
-                          reinterpret_cast<DVdeviceptr>(b), bytes))
+    std::vector<uint8_t> x, y, z(bytes);
+    if (!mssim::readDevice(a, bytes, &x) || !mssim::readDevice(b, bytes, &y))
       return ACL_ERROR_RT_PARAM_INVALID;
     if (type == ACL_FLOAT)
       elementwise(op, reinterpret_cast<float *>(x.data()),
@@ -166,8 +163,7 @@ aclError mssim::executeOp(const char *api, const char *opType, int numInputs,
       elementwise(op, reinterpret_cast<int64_t *>(x.data()),
                   reinterpret_cast<int64_t *>(y.data()),
                   reinterpret_cast<int64_t *>(z.data()), count);
-    if (mssim::deviceCopy(reinterpret_cast<DVdeviceptr>(out), bytes,
-                          reinterpret_cast<DVdeviceptr>(z.data()), bytes))
+    if (!mssim::writeDevice(out, z))
       return ACL_ERROR_RT_PARAM_INVALID;
     return ACL_SUCCESS;
   });

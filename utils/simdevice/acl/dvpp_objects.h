@@ -159,10 +159,6 @@ std::vector<uint8_t> jpegHeader(uint32_t width, uint32_t height);
 aclError pngHeader(const char *api, const void *data, uint32_t size,
                    uint32_t *width, uint32_t *height, int32_t *components,
                    uint32_t *bitDepth);
-/// Copies `bytes` of device memory at `from` to *out (through the driver).
-bool readDevice(const void *from, size_t bytes, std::vector<uint8_t> *out);
-/// Copies `bytes` to device memory at `to` (through the driver).
-bool writeDevice(void *to, const std::vector<uint8_t> &bytes);
 
 } // namespace mssim
 

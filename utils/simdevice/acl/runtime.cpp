@@ -43,6 +43,18 @@ drvError_t deviceSet(DVdeviceptr dst, size_t destMax, UINT8 value,
   return set(dst, destMax, value, count);
 }
 
+bool readDevice(const void *from, size_t bytes, std::vector<uint8_t> *out) {
+  out->resize(bytes);
+  return deviceCopy(reinterpret_cast<DVdeviceptr>(out->data()), bytes,
+                    reinterpret_cast<DVdeviceptr>(from), bytes) == 0;
+}
+
+bool writeDevice(void *to, const std::vector<uint8_t> &bytes) {
+  return deviceCopy(reinterpret_cast<DVdeviceptr>(to), bytes.size(),
+                    reinterpret_cast<DVdeviceptr>(bytes.data()),
+                    bytes.size()) == 0;
+}
+
 aclError noCurrentDevice(const char *api) {
   return fail(ACL_ERROR_RT_CONTEXT_NULL, api,
               "no device is set on this thread");

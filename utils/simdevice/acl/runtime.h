@@ -191,6 +191,11 @@ MSSIM_SHARED drvError_t deviceCopy(DVdeviceptr dst, size_t destMax,
                                    DVdeviceptr src, size_t count);
 MSSIM_SHARED drvError_t deviceSet(DVdeviceptr dst, size_t destMax, UINT8 value,
                                   size_t count);
+/// deviceCopy() of `bytes` of device memory at `from` into *out, and of
+/// `bytes` to device memory at `to`: an operator's reads and writes.
+MSSIM_SHARED bool readDevice(const void *from, size_t bytes,
+                             std::vector<uint8_t> *out);
+MSSIM_SHARED bool writeDevice(void *to, const std::vector<uint8_t> &bytes);
 
 /// Records the message aclGetRecentErrMsg returns and passes `code` through.
 MSSIM_SHARED aclError fail(aclError code, const char *api,
