@@ -17,22 +17,37 @@ const char *const kNameSpaces[] = {
 };
 const size_t kNameSpaceCount = sizeof(kNameSpaces) / sizeof(kNameSpaces[0]);
 
-const FamilyInfo kFamilies[] = {
+// The built-in entries' counts: each entry of the table counts one.
+constexpr size_t kBuiltInFamilies = 0
+#define MSLEDGER_FAMILY(...) +1
+#include "catalog_table.inc"
+    ;
+constexpr size_t kBuiltInApis = 0
+#define MSLEDGER_FUNCTION(...) +1
+#include "catalog_table.inc"
+    ;
+static_assert(kBuiltInFamilies <= kMaxCatalogFamilies &&
+                  kBuiltInApis <= kMaxCatalogFunctions,
+              "the catalog fits the runtime's tables");
+
+// The built-in entries first, constant-initialized (so that events before
+// any constructor ran find them), then room for the registered ones.
+FamilyInfo Families[kMaxCatalogFamilies] = {
 #define MSLEDGER_FAMILY(index, name, display, level, kind, space, nameSpace,   \
                         refcounted, pointer, hasHandle, perDevice)             \
   {name,      display,    level,   kind,      static_cast<Space>(space),       \
    nameSpace, refcounted, pointer, hasHandle, perDevice},
 #include "catalog_table.inc"
 };
-const size_t kFamilyCount = sizeof(kFamilies) / sizeof(kFamilies[0]);
+const size_t kFamilyCount = kBuiltInFamilies;
 
-const ApiInfo kApis[] = {
+ApiInfo Apis[kMaxCatalogFunctions] = {
 #define MSLEDGER_FUNCTION(index, name, role, family, deviceArgument,           \
                           recordedByCallee)                                    \
   {name, role, family, deviceArgument, recordedByCallee},
 #include "catalog_table.inc"
 };
-const size_t kApiCount = sizeof(kApis) / sizeof(kApis[0]);
+const size_t kApiCount = kBuiltInApis;
 
 const ImplicitReleaseInfo kImplicitReleases[] = {
 #define MSLEDGER_IMPLICIT_RELEASE(family, api, perDevice)                      \
@@ -58,9 +73,6 @@ size_t total(std::atomic<size_t> &counter, size_t builtIn) {
 }
 
 } // namespace
-
-ApiInfo RegisteredApis[kMaxApis];
-FamilyInfo RegisteredFamilies[kMaxFamilies];
 
 size_t apiCount() { return total(ApiTotal, kApiCount); }
 
@@ -93,7 +105,7 @@ int registerApi(const ApiDescription &d) {
     if (strcmp(familyInfo(static_cast<unsigned>(i)).name, d.family) == 0)
       family = static_cast<int>(i);
   if (family < 0) {
-    if (families >= kMaxFamilies)
+    if (kFamilyCount + families >= kMaxFamilies)
       return -1;
     int nameSpace = -1;
     size_t spaces = NameSpaceTotal.load(std::memory_order_relaxed);
@@ -111,20 +123,21 @@ int registerApi(const ApiDescription &d) {
       nameSpace = static_cast<int>(kNameSpaceCount + spaces);
       NameSpaceTotal.store(spaces + 1, std::memory_order_release);
     }
-    RegisteredFamilies[families] = FamilyInfo{strdup(d.family),
-                                              strdup(d.display),
-                                              d.level,
-                                              d.kind,
-                                              d.space,
-                                              static_cast<uint8_t>(nameSpace),
-                                              d.refcounted,
-                                              d.handleIsPointer,
-                                              d.hasHandle,
-                                              /*perDevice=*/false};
+    Families[kFamilyCount + families] =
+        FamilyInfo{strdup(d.family),
+                   strdup(d.display),
+                   d.level,
+                   d.kind,
+                   d.space,
+                   static_cast<uint8_t>(nameSpace),
+                   d.refcounted,
+                   d.handleIsPointer,
+                   d.hasHandle,
+                   /*perDevice=*/false};
     family = static_cast<int>(kFamilyCount + families);
     FamilyTotal.store(families + 1, std::memory_order_release);
   }
-  RegisteredApis[apis] =
+  Apis[kApiCount + apis] =
       ApiInfo{strdup(d.name), d.role, static_cast<uint16_t>(family),
               /*deviceArgument=*/false, /*recordedByCallee=*/false};
   ApiTotal.store(apis + 1, std::memory_order_release);

@@ -51,24 +51,24 @@ extern const size_t kImplicitReleaseCount;
 
 extern const char *const kNameSpaces[];
 extern const size_t kNameSpaceCount;
-extern const FamilyInfo kFamilies[];
-extern const size_t kFamilyCount;
-extern const ApiInfo kApis[];
-extern const size_t kApiCount;
 
-/// The catalog as the ledger knows it now: the built-in tables above, then
-/// the APIs and families that instrumented code registered at run time (a
-/// project's catalog additions, msrewrite --catalog). Entries never change or
-/// move once published, so readers take no lock.
-extern ApiInfo RegisteredApis[];
-extern FamilyInfo RegisteredFamilies[];
+/// The catalog as the ledger knows it now: the built-in families and APIs
+/// (the first kFamilyCount and kApiCount entries, from the catalog file),
+/// then those that instrumented code registered at run time (a project's
+/// catalog additions, msrewrite --catalog). Entries never change or move
+/// once published, so readers take no lock. Hidden: the library's own code
+/// reads them directly, not through the GOT.
+#define MSLEDGER_CATALOG_TABLE __attribute__((visibility("hidden")))
+extern MSLEDGER_CATALOG_TABLE FamilyInfo Families[];
+extern MSLEDGER_CATALOG_TABLE const size_t kFamilyCount;
+extern MSLEDGER_CATALOG_TABLE ApiInfo Apis[];
+extern MSLEDGER_CATALOG_TABLE const size_t kApiCount;
+#undef MSLEDGER_CATALOG_TABLE
+
 // Inline: every tracked call looks its API and family up several times.
-inline const ApiInfo &apiInfo(unsigned api) {
-  return api < kApiCount ? kApis[api] : RegisteredApis[api - kApiCount];
-}
+inline const ApiInfo &apiInfo(unsigned api) { return Apis[api]; }
 inline const FamilyInfo &familyInfo(unsigned family) {
-  return family < kFamilyCount ? kFamilies[family]
-                               : RegisteredFamilies[family - kFamilyCount];
+  return Families[family];
 }
 size_t apiCount();
 inline const FamilyInfo &familyOf(unsigned api) {

@@ -51,7 +51,7 @@ bool apiInterposed(unsigned api) {
     return known == 1;
   // An mstx call reaches msledger through the mstx injection, which takes
   // the site a rewritten call names (takePendingSite) and records the events.
-  if (kApis[api].recordedByCallee) {
+  if (Apis[api].recordedByCallee) {
     Interposed[api].store(1, std::memory_order_relaxed);
     return true;
   }

@@ -45,7 +45,7 @@ uint64_t fnv1a(const char *text, uint64_t hash) {
 uint64_t journalCatalogHash() {
   uint64_t hash = 0xcbf29ce484222325ULL;
   for (size_t i = 0; i < kApiCount; ++i)
-    hash = fnv1a(kApis[i].name, hash) * 31;
+    hash = fnv1a(Apis[i].name, hash) * 31;
   return hash;
 }
 

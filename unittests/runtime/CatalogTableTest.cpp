@@ -23,16 +23,16 @@ TEST(CatalogTable, MatchesTheCatalogFile) {
   ASSERT_EQ(kFamilyCount, catalog->families().size());
   for (size_t i = 0; i < kFamilyCount; ++i) {
     const Family &family = catalog->families()[i];
-    EXPECT_EQ(kFamilies[i].name, family.name);
-    EXPECT_EQ(kFamilies[i].display, family.display);
-    EXPECT_EQ(kFamilies[i].level, family.level);
-    EXPECT_EQ(kFamilies[i].kind, family.kind);
-    EXPECT_EQ(std::string(spaceName(kFamilies[i].space)), family.space);
-    EXPECT_EQ(kFamilies[i].nameSpace, family.nameSpaceIndex);
-    EXPECT_EQ(kFamilies[i].refcounted, family.refcounted);
-    EXPECT_EQ(kFamilies[i].handleIsPointer, family.handleIsPointer);
-    EXPECT_EQ(kFamilies[i].hasHandle, family.hasHandle);
-    EXPECT_EQ(kFamilies[i].perDevice, family.perDevice());
+    EXPECT_EQ(Families[i].name, family.name);
+    EXPECT_EQ(Families[i].display, family.display);
+    EXPECT_EQ(Families[i].level, family.level);
+    EXPECT_EQ(Families[i].kind, family.kind);
+    EXPECT_EQ(std::string(spaceName(Families[i].space)), family.space);
+    EXPECT_EQ(Families[i].nameSpace, family.nameSpaceIndex);
+    EXPECT_EQ(Families[i].refcounted, family.refcounted);
+    EXPECT_EQ(Families[i].handleIsPointer, family.handleIsPointer);
+    EXPECT_EQ(Families[i].hasHandle, family.hasHandle);
+    EXPECT_EQ(Families[i].perDevice, family.perDevice());
   }
   size_t implicit = 0;
   for (size_t i = 0; i < kFamilyCount; ++i)
@@ -48,10 +48,10 @@ TEST(CatalogTable, MatchesTheCatalogFile) {
   ASSERT_EQ(kApiCount, catalog->functions().size());
   for (size_t i = 0; i < kApiCount; ++i) {
     const Function &function = catalog->functions()[i];
-    EXPECT_EQ(kApis[i].name, function.name);
-    EXPECT_EQ(kApis[i].role, function.role);
-    EXPECT_EQ(kApis[i].family, function.family);
-    EXPECT_EQ(kApis[i].deviceArgument, function.deviceParam >= 0);
+    EXPECT_EQ(Apis[i].name, function.name);
+    EXPECT_EQ(Apis[i].role, function.role);
+    EXPECT_EQ(Apis[i].family, function.family);
+    EXPECT_EQ(Apis[i].deviceArgument, function.deviceParam >= 0);
     EXPECT_EQ(apiIndex(function.name.c_str()), static_cast<int>(i));
   }
   EXPECT_EQ(apiIndex("malloc"), -1);
