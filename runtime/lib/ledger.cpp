@@ -321,7 +321,7 @@ std::vector<const msledger_site *> Ledger::callers(uint32_t id) const {
                                             chain.callers + chain.count);
 }
 
-uint64_t Ledger::serialAtLeast(uint64_t atLeast) {
+MSLEDGER_HOT uint64_t Ledger::serialAtLeast(uint64_t atLeast) {
   SerialBlock &block = Serials;
   Ledger *ledger = Instance.load(std::memory_order_relaxed);
   uint32_t epoch = ledger->SerialEpoch.load(std::memory_order_relaxed);
@@ -437,11 +437,17 @@ void Ledger::acquire(unsigned api, uint64_t handle, uint64_t size, Space space,
     startClock();
   // A live key handed out again was released by something the catalog does
   // not describe: the new record replaces it.
+  uint64_t serial;
   Tables[static_cast<int>(family->level)].acquire(
-      record, family->refcounted, nullptr, &Ledger::serialAtLeast,
-      &record.serial);
+      record, family->refcounted, nullptr, &Ledger::serialAtLeast, &serial);
   if (Journal_.active())
-    Journal_.acquire(static_cast<int>(family->level), record);
+    journalAcquire(static_cast<int>(family->level), record, serial);
+}
+
+void Ledger::journalAcquire(int level, Record record, uint64_t serial) {
+  // Apart from acquire(), which then keeps its record in registers.
+  record.serial = serial;
+  Journal_.acquire(level, record);
 }
 
 void Ledger::beginRelease(unsigned api, uint64_t handle,
@@ -460,7 +466,8 @@ void Ledger::beginRelease(unsigned api, uint64_t handle,
   pending->event.site = internEvent(site);
   // What a release ends without naming it is what was acquired before it:
   // its serial follows every serial handed out so far.
-  if (api < ImplicitReleasers.size() && ImplicitReleasers[api])
+  pending->releasesOthers = releasesImplicitly(api);
+  if (pending->releasesOthers)
     renewSerialBlock();
   // The release's serial is taken now, under the key's shard lock, before
   // the real call can let another thread be handed the same address: the
@@ -474,21 +481,33 @@ void Ledger::endRelease(PendingRelease &pending, bool succeeded) {
   if (!pending.active)
     return;
   pending.active = false;
+  // The common case, a successful release of what its family acquired with
+  // nothing journaled and nothing released implicitly, needs nothing more.
+  if (succeeded && pending.taken == RecordTable::TakeResult::Taken &&
+      !Journal_.active() && !pending.releasesOthers &&
+      apiInfo(RecordTable::apiOf(pending.record)).family ==
+          apiInfo(pending.api).family)
+    return;
+  settleRelease(pending, succeeded);
+}
+
+void Ledger::settleRelease(const PendingRelease &pending, bool succeeded) {
   const FamilyInfo &family = familyOf(pending.api);
   RecordTable &table = Tables[static_cast<int>(family.level)];
   bool found = pending.taken != RecordTable::TakeResult::NotFound;
   if (found && !succeeded)
-    table.restore(pending.record, pending.taken, pending.event);
+    table.restore(RecordTable::unpack(pending.record), pending.taken,
+                  pending.event);
   if (found && succeeded && Journal_.active())
     Journal_.release(static_cast<int>(family.level), pending.key,
                      pending.event.serial, pending.api, pending.event.site,
                      false);
   // A device reset releases its streams only with its last reference.
   if (succeeded && pending.taken != RecordTable::TakeResult::Dereferenced &&
-      pending.api < ImplicitReleasers.size() && ImplicitReleasers[pending.api])
+      pending.releasesOthers)
     releaseImplicitly(pending);
-  if (found &&
-      apiInfo(pending.record.api).family == apiInfo(pending.api).family)
+  if (found && apiInfo(RecordTable::apiOf(pending.record)).family ==
+                   apiInfo(pending.api).family)
     return; // the common case: a matching release
   ErrorEvent error;
   error.api = pending.api;
@@ -501,7 +520,7 @@ void Ledger::endRelease(PendingRelease &pending, bool succeeded) {
   if (found) {
     error.kind = ErrorKind::MismatchedRelease;
     error.hasAcquired = true;
-    error.acquired = pending.record;
+    error.acquired = RecordTable::unpack(pending.record);
     reportError(error);
     return;
   }

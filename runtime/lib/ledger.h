@@ -121,9 +121,8 @@ struct Annotation {
 /// A release between its two halves: taken from the table before the real
 /// call, settled after it. Made on every release, so making one writes
 /// `active` alone: beginRelease() writes every other field endRelease() reads
-/// when it makes the release active (zeroing the whole, as the default member
-/// initializers of a Record would, was a sixth of the ledger's time per
-/// pair).
+/// when it makes the release active (zeroing the whole, as default member
+/// initializers would, was a sixth of the ledger's time per pair).
 struct PendingRelease {
   PendingRelease() {}
   bool active = false;
@@ -132,9 +131,8 @@ struct PendingRelease {
   uint64_t key;
   ReleaseEvent event;
   RecordTable::TakeResult taken;
-  union {
-    Record record; // as found; read only when taken is not NotFound
-  };
+  bool releasesOthers; // the API releases others implicitly (catalog)
+  PackedRecord record; // as found; read only when taken is not NotFound
 };
 
 class Ledger {
@@ -234,6 +232,10 @@ private:
   void startClock();
   void clockLoop();
   void reportError(ErrorEvent error);
+  void journalAcquire(int level, Record record, uint64_t serial);
+  /// endRelease() but for its common case: a failed release undone, the
+  /// journal, implicit releases and errors.
+  void settleRelease(const PendingRelease &pending, bool succeeded);
   /// After a successful release: what the call releases without naming it.
   void releaseImplicitly(const PendingRelease &pending);
   void write(const std::string &text);
@@ -319,6 +321,9 @@ private:
   std::vector<ImplicitReleaseEvent> ImplicitLog[2]; // under ErrorMutex
   // The APIs that release something implicitly: one test per release.
   std::bitset<kMaxApi + 1> ImplicitReleasers;
+  bool releasesImplicitly(unsigned api) const {
+    return api < ImplicitReleasers.size() && ImplicitReleasers[api];
+  }
 
   struct Heap {
     uint64_t base = 0, size = 0;

@@ -26,6 +26,9 @@
 //     under the lock (SerialSource): a key's events are numbered in order.
 //
 // Records are copied in and out; nothing returned points into the table.
+// acquire() and take(), the operations of every tracked event, are defined
+// inline at the end of this header, so that the ledger's event paths compile
+// them into themselves.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MSLEDGER_RUNTIME_RECORD_TABLE_H
@@ -35,6 +38,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <utility>
 #include <vector>
 
 namespace msledger {
@@ -63,6 +67,17 @@ struct ReleaseEvent {
 /// A release the table remembers, with the record it ended.
 struct FreedRecord : ReleaseEvent {
   Record acquired;
+};
+
+/// A record as the table stores it, 24 bytes (size:41 space:3 thread:10
+/// api:10 in `attributes`, serial:40 site:18 device:6 in `order`): what
+/// take() hands back, so that a release reads the API it needs and unpacks
+/// the rest only when it needs it (RecordTable::unpack). Not initialized by
+/// its constructor: made on every release.
+struct PackedRecord {
+  uint64_t key;
+  uint64_t attributes;
+  uint64_t order;
 };
 
 constexpr uint64_t kMaxRecordSize = (1ULL << 41) - 1;
@@ -108,12 +123,24 @@ public:
   /// (Dereferenced). *found gets the record as it was. The release's serial
   /// comes from `serials` if given (then written to *serial). One lock.
   TakeResult take(uint64_t key, bool refcounted, const ReleaseEvent &release,
+                  PackedRecord *found, SerialSource serials = nullptr,
+                  uint64_t *serial = nullptr);
+  /// take(), the record unpacked.
+  TakeResult take(uint64_t key, bool refcounted, const ReleaseEvent &release,
                   Record *found, SerialSource serials = nullptr,
                   uint64_t *serial = nullptr);
   /// Undoes take() after the real release failed: the record is back and
   /// the release forgotten.
   void restore(const Record &record, TakeResult taken,
                const ReleaseEvent &release);
+
+  /// A record as the table stores it: the size, thread, site and device
+  /// saturate at their fields' largest values.
+  static PackedRecord pack(const Record &record);
+  static Record unpack(const PackedRecord &packed);
+  static uint16_t apiOf(const PackedRecord &packed) {
+    return static_cast<uint16_t>((packed.attributes >> 54) & kMaxApi);
+  }
 
   /// Takes out every record `matches` accepts, remembering `release` as what
   /// ended each: an implicit release (a device reset ends its streams). Only
@@ -149,11 +176,7 @@ public:
   void unlockAll();
 
 private:
-  struct Slot {
-    uint64_t key;
-    uint64_t attributes; // size:41 space:3 thread:10 api:10
-    uint64_t order;      // serial:40 site:18 device:6
-  };
+  using Slot = PackedRecord;
   struct FreedSlot {
     Slot acquired;
     uint64_t order;  // release serial:40 site:18
@@ -167,6 +190,7 @@ private:
     uint32_t capacity = 0;
     uint32_t count = 0;
     uint32_t freedNext = 0;
+    uint32_t growAt = 0;     // the count at 90% load, which an insert grows at
     uint64_t nextSerial = 0; // the floor of the next event's serial
     Slot *slots = nullptr;
     FreedSlot *freed = nullptr;
@@ -175,8 +199,6 @@ private:
   };
 
   static uint64_t hash(uint64_t key);
-  static Slot pack(const Record &record);
-  static Record unpack(const Slot &slot);
   static FreedRecord unpackFreed(const FreedSlot &entry);
   /// Calls `visit` on the shard's remembered releases, most recent first,
   /// until it returns false. Under the shard's lock.
@@ -187,12 +209,24 @@ private:
   static constexpr unsigned kShardGranuleBits = 16;
   Shard &shardOf(uint64_t key) const;
   static long findIndex(const Shard &shard, uint64_t key, uint64_t hash);
-  /// `h`: hash(slot.key).
+  /// Robin Hood insertion of `slot` (h: hash(slot.key)), a key not in the
+  /// shard, starting at `index`, `d` slots from its home, where the probe
+  /// for it ended.
+  static void insertAt(Shard &shard, Slot slot, uint32_t index, uint32_t d);
   static void insertSlot(Shard &shard, Slot slot, uint64_t h);
   static void eraseAt(Shard &shard, uint32_t index);
+  /// Makes room for one more slot: grows at 90% load.
+  static void reserveOne(Shard &shard);
   static void grow(Shard &shard);
   static void remember(Shard &shard, const Slot &ended,
                        const ReleaseEvent &release);
+  /// The shard's release history, allocated at its first release; false if
+  /// the host is out of memory.
+  static bool allocateFreed(Shard &shard);
+  /// The serial of an event in `shard` (from `serials`, or `given`), which
+  /// moves the shard's floor past it; *out gets it if asked.
+  static uint64_t stamp(Shard &shard, uint64_t given, SerialSource serials,
+                        uint64_t *out);
   /// After a change, under its shard's lock.
   void noteChange() {
     if (!Changed.load(std::memory_order_relaxed))
@@ -202,6 +236,261 @@ private:
   Shard *Shards;
   alignas(64) mutable std::atomic<bool> Changed{true};
 };
+
+//===----------------------------------------------------------------------===//
+// The per-key operations of every tracked event, inline: the ledger's event
+// paths compile them into themselves, with the serial source (a constant
+// there) called directly. Out of line, the calls, with a Record spilled to
+// the stack and read back whole, cost more than the work (LedgerPair
+// benchmark). The helpers are forced inline whatever the compiler's size
+// heuristics say: each is a few instructions.
+//===----------------------------------------------------------------------===//
+
+#define MSLEDGER_TABLE_HOT inline __attribute__((always_inline))
+
+namespace detail {
+
+/// A field of a shard that size() and memoryBytes() read without its lock
+/// (the monitor's snapshots): written under the lock, but atomically, so
+/// that those reads are not data races.
+template <typename T> MSLEDGER_TABLE_HOT void storeRelaxed(T &field, T value) {
+  __atomic_store_n(&field, value, __ATOMIC_RELAXED);
+}
+
+/// A spinning thread's hint to the core (x86's pause, Arm's yield): the
+/// real toolkits run on both.
+MSLEDGER_TABLE_HOT void spinPause() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__) || defined(__arm__)
+  __asm__ __volatile__("yield");
+#endif
+}
+
+} // namespace detail
+
+MSLEDGER_TABLE_HOT void RecordTable::Shard::lock() {
+  while (locked.exchange(true, std::memory_order_acquire))
+    while (locked.load(std::memory_order_relaxed))
+      detail::spinPause();
+}
+
+MSLEDGER_TABLE_HOT uint64_t RecordTable::hash(uint64_t key) {
+  // Fibonacci hashing: one multiply moves every bit of the key, alignment
+  // zeros included, into the high bits; a granule's shard is the top
+  // kShardBits of its hash, a key's slot index the low 32 bits of its own
+  // (see home()).
+  return (key ^ (key >> 32)) * 0x9E3779B97F4A7C15ULL;
+}
+
+MSLEDGER_TABLE_HOT PackedRecord RecordTable::pack(const Record &r) {
+  uint64_t size = r.size < kMaxRecordSize ? r.size : kMaxRecordSize;
+  uint64_t thread = r.thread < kMaxThread ? r.thread : kMaxThread;
+  uint64_t site = r.site < kMaxSite ? r.site : kMaxSite;
+  uint64_t device = r.device < kNoDevice ? r.device : kNoDevice;
+  return Slot{r.key,
+              size | (static_cast<uint64_t>(r.space & 7) << 41) |
+                  (thread << 44) |
+                  (static_cast<uint64_t>(r.api & kMaxApi) << 54),
+              (r.serial & kMaxSerial) | (site << 40) | (device << 58)};
+}
+
+MSLEDGER_TABLE_HOT Record RecordTable::unpack(const PackedRecord &s) {
+  Record r;
+  r.key = s.key;
+  r.size = s.attributes & kMaxRecordSize;
+  r.space = static_cast<uint8_t>((s.attributes >> 41) & 7);
+  r.thread = static_cast<uint16_t>((s.attributes >> 44) & kMaxThread);
+  r.api = apiOf(s);
+  r.serial = s.order & kMaxSerial;
+  r.site = static_cast<uint32_t>((s.order >> 40) & kMaxSite);
+  r.device = static_cast<uint8_t>(s.order >> 58);
+  return r;
+}
+
+MSLEDGER_TABLE_HOT uint32_t RecordTable::home(uint64_t hash,
+                                              uint32_t capacity) {
+  return static_cast<uint32_t>(
+      (static_cast<uint64_t>(static_cast<uint32_t>(hash)) * capacity) >> 32);
+}
+
+MSLEDGER_TABLE_HOT uint32_t RecordTable::distance(const Slot &slot,
+                                                  uint32_t index,
+                                                  uint32_t capacity) {
+  uint32_t start = home(hash(slot.key), capacity);
+  return index >= start ? index - start : index + capacity - start;
+}
+
+MSLEDGER_TABLE_HOT RecordTable::Shard &
+RecordTable::shardOf(uint64_t key) const {
+  // By the key's 64 KiB granule: memory a thread works in (its allocator's
+  // region) stays in shards of its own, not a share of all of them.
+  return Shards[hash(key >> kShardGranuleBits) >> (64 - kShardBits)];
+}
+
+MSLEDGER_TABLE_HOT long RecordTable::findIndex(const Shard &shard, uint64_t key,
+                                               uint64_t h) {
+  if (shard.count == 0)
+    return -1;
+  uint32_t index = home(h, shard.capacity);
+  for (uint32_t d = 0;; ++d) {
+    const Slot &slot = shard.slots[index];
+    if (slot.key == key)
+      return index;
+    if (slot.key == 0 || distance(slot, index, shard.capacity) < d)
+      return -1;
+    if (++index == shard.capacity)
+      index = 0;
+  }
+}
+
+MSLEDGER_TABLE_HOT void RecordTable::insertAt(Shard &shard, Slot slot,
+                                              uint32_t index, uint32_t d) {
+  for (;; ++d) {
+    Slot &here = shard.slots[index];
+    if (here.key == 0) {
+      here = slot;
+      detail::storeRelaxed(shard.count, shard.count + 1);
+      return;
+    }
+    uint32_t theirs = distance(here, index, shard.capacity);
+    if (theirs < d) { // Robin Hood: the richer slot moves on
+      std::swap(here, slot);
+      d = theirs;
+    }
+    if (++index == shard.capacity)
+      index = 0;
+  }
+}
+
+MSLEDGER_TABLE_HOT void RecordTable::insertSlot(Shard &shard, Slot slot,
+                                                uint64_t h) {
+  insertAt(shard, slot, home(h, shard.capacity), 0);
+}
+
+MSLEDGER_TABLE_HOT void RecordTable::eraseAt(Shard &shard, uint32_t index) {
+  // Backward-shift deletion: no tombstones, probe lengths stay short.
+  for (;;) {
+    uint32_t next = index + 1 == shard.capacity ? 0 : index + 1;
+    Slot &following = shard.slots[next];
+    if (following.key == 0 || distance(following, next, shard.capacity) == 0)
+      break;
+    shard.slots[index] = following;
+    index = next;
+  }
+  shard.slots[index] = Slot{0, 0, 0};
+  detail::storeRelaxed(shard.count, shard.count - 1);
+}
+
+MSLEDGER_TABLE_HOT void RecordTable::reserveOne(Shard &shard) {
+  if (shard.count >= shard.growAt)
+    grow(shard);
+}
+
+MSLEDGER_TABLE_HOT uint64_t RecordTable::stamp(Shard &shard, uint64_t given,
+                                               SerialSource serials,
+                                               uint64_t *out) {
+  uint64_t serial = serials ? serials(shard.nextSerial) : given;
+  if (serial >= shard.nextSerial)
+    shard.nextSerial = serial + 1;
+  if (out)
+    *out = serial;
+  return serial;
+}
+
+MSLEDGER_TABLE_HOT void RecordTable::remember(Shard &shard, const Slot &ended,
+                                              const ReleaseEvent &release) {
+  if (!shard.freed && !allocateFreed(shard))
+    return; // no history: a later double release reads as an illegal one
+  uint32_t thread = release.thread < kMaxThread ? release.thread : kMaxThread;
+  shard.freed[shard.freedNext++ % kFreedPerShard] = FreedSlot{
+      ended,
+      (release.serial & kMaxSerial) |
+          (static_cast<uint64_t>(release.site & kMaxSite) << 40),
+      static_cast<uint32_t>(release.api & kMaxApi) | (thread << 10), 0};
+}
+
+MSLEDGER_TABLE_HOT RecordTable::AcquireResult
+RecordTable::acquire(const Record &given, bool refcounted, Record *previous,
+                     SerialSource serials, uint64_t *serial) {
+  uint64_t h = hash(given.key);
+  Shard &shard = shardOf(given.key);
+  shard.lock();
+  Record record = given;
+  record.serial = stamp(shard, given.serial, serials, serial);
+  // Room first (rarely needed for a key that is there): then one probe
+  // either finds the key or ends where it goes.
+  reserveOne(shard);
+  AcquireResult result = AcquireResult::Inserted;
+  uint32_t index = home(h, shard.capacity);
+  for (uint32_t d = 0;; ++d) {
+    Slot &slot = shard.slots[index];
+    if (slot.key == record.key) {
+      Record found = unpack(slot);
+      if (previous)
+        *previous = found;
+      if (refcounted) {
+        found.size += 1;
+        slot = pack(found);
+        result = AcquireResult::Referenced;
+      } else {
+        slot = pack(record);
+        result = AcquireResult::Replaced;
+      }
+      break;
+    }
+    if (slot.key == 0 || distance(slot, index, shard.capacity) < d) {
+      if (refcounted)
+        record.size = 1;
+      insertAt(shard, pack(record), index, d);
+      break;
+    }
+    if (++index == shard.capacity)
+      index = 0;
+  }
+  noteChange();
+  shard.unlock();
+  return result;
+}
+
+MSLEDGER_TABLE_HOT RecordTable::TakeResult
+RecordTable::take(uint64_t key, bool refcounted, const ReleaseEvent &given,
+                  PackedRecord *found, SerialSource serials, uint64_t *serial) {
+  uint64_t h = hash(key);
+  Shard &shard = shardOf(key);
+  shard.lock();
+  ReleaseEvent release = given;
+  release.serial = stamp(shard, given.serial, serials, serial);
+  long index = findIndex(shard, key, h);
+  TakeResult result = TakeResult::NotFound;
+  if (index >= 0) {
+    Slot &slot = shard.slots[index];
+    *found = slot;
+    if (refcounted && (slot.attributes & kMaxRecordSize) > 1) {
+      slot.attributes -= 1; // the size field's low bits: one reference
+      result = TakeResult::Dereferenced;
+    } else {
+      remember(shard, slot, release);
+      eraseAt(shard, static_cast<uint32_t>(index));
+      result = TakeResult::Taken;
+    }
+  }
+  noteChange();
+  shard.unlock();
+  return result;
+}
+
+inline RecordTable::TakeResult
+RecordTable::take(uint64_t key, bool refcounted, const ReleaseEvent &release,
+                  Record *found, SerialSource serials, uint64_t *serial) {
+  PackedRecord packed{};
+  TakeResult result = take(key, refcounted, release, &packed, serials, serial);
+  if (result != TakeResult::NotFound)
+    *found = unpack(packed);
+  return result;
+}
+
+#undef MSLEDGER_TABLE_HOT
 
 } // namespace msledger
 

@@ -187,6 +187,62 @@ TEST(RecordTable, TakeIfTakesEveryMatchAndRemembersTheRelease) {
           .empty());
 }
 
+TEST(RecordTable, ReacquiringLiveKeysInACrowdedShardReplacesEach) {
+  // One 64 KiB granule: every key in one shard, so that probes are long and
+  // acquire()'s single probe must tell a live key from where a new one goes.
+  RecordTable table;
+  constexpr uint64_t kBase = 0x7f0000000000ULL;
+  constexpr uint64_t kKeys = 1000;
+  Record previous;
+  for (uint64_t i = 0; i < kKeys; ++i)
+    table.acquire(record(kBase + i * 64, i), false, &previous);
+  for (uint64_t i = 0; i < kKeys; i += 2) { // replace the even ones ...
+    ASSERT_EQ(
+        table.acquire(record(kBase + i * 64, 100000 + i, 2), false, &previous),
+        RecordTable::AcquireResult::Replaced);
+    ASSERT_EQ(previous.size, i);
+  }
+  for (uint64_t i = 1; i < kKeys; i += 2) { // ... take the odd ones out ...
+    Record found;
+    ASSERT_EQ(table.take(kBase + i * 64, false, releaseEvent(3), &found),
+              RecordTable::TakeResult::Taken);
+  }
+  for (uint64_t i = 0; i < kKeys; i += 2) // ... and count the even ones again
+    ASSERT_EQ(table.acquire(record(kBase + i * 64, 0, 4), true, &previous),
+              RecordTable::AcquireResult::Referenced);
+  EXPECT_EQ(table.size(), kKeys / 2);
+  for (uint64_t i = 0; i < kKeys; ++i) {
+    Record found;
+    ASSERT_EQ(table.find(kBase + i * 64, &found), i % 2 == 0) << i;
+    if (i % 2 == 0) {
+      ASSERT_EQ(found.size, 100000 + i + 1) << "replaced, then referenced";
+    }
+  }
+}
+
+TEST(RecordTable, TakeHandsBackTheRecordPacked) {
+  RecordTable table;
+  Record in = record(0x4000, 96, 11);
+  in.api = 517;
+  in.device = 5;
+  Record previous;
+  table.acquire(in, false, &previous);
+  PackedRecord packed{};
+  ASSERT_EQ(table.take(0x4000, false, releaseEvent(12), &packed),
+            RecordTable::TakeResult::Taken);
+  EXPECT_EQ(RecordTable::apiOf(packed), 517u);
+  Record out = RecordTable::unpack(packed);
+  EXPECT_EQ(out.key, in.key);
+  EXPECT_EQ(out.size, in.size);
+  EXPECT_EQ(out.serial, in.serial);
+  EXPECT_EQ(out.site, in.site);
+  EXPECT_EQ(out.thread, in.thread);
+  EXPECT_EQ(out.space, in.space);
+  EXPECT_EQ(out.device, in.device);
+  EXPECT_EQ(table.take(0x4000, false, releaseEvent(13), &packed),
+            RecordTable::TakeResult::NotFound);
+}
+
 TEST(RecordTable, MatchesAReferenceMapUnderRandomWork) {
   RecordTable table;
   std::unordered_map<uint64_t, uint64_t> reference;
