@@ -437,27 +437,29 @@ void Ledger::acquire(unsigned api, uint64_t handle, uint64_t size, Space space,
     startClock();
   // A live key handed out again was released by something the catalog does
   // not describe: the new record replaces it.
+  // Packed now: three words live across the calls below, not the fields.
+  PackedRecord packed = RecordTable::pack(record);
   uint64_t serial;
   Tables[static_cast<int>(family->level)].acquire(
-      record, family->refcounted, nullptr, &Ledger::serialAtLeast, &serial);
+      packed, family->refcounted, nullptr, &Ledger::serialAtLeast, &serial);
   if (Journal_.active())
-    journalAcquire(static_cast<int>(family->level), record, serial);
+    journalAcquire(static_cast<int>(family->level), packed, serial);
 }
 
-void Ledger::journalAcquire(int level, Record record, uint64_t serial) {
-  // Apart from acquire(), which then keeps its record in registers.
+void Ledger::journalAcquire(int level, const PackedRecord &packed,
+                            uint64_t serial) {
+  Record record = RecordTable::unpack(packed);
   record.serial = serial;
   Journal_.acquire(level, record);
 }
 
 void Ledger::beginRelease(unsigned api, uint64_t handle,
                           const msledger_site *site, PendingRelease *pending) {
-  pending->active = false;
   uint64_t key;
   const FamilyInfo *family = trackedFamily(api, handle, &key);
+  pending->active = family != nullptr;
   if (!family)
     return;
-  pending->active = true;
   pending->api = api;
   pending->handle = handle;
   pending->key = key;

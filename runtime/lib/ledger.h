@@ -232,7 +232,7 @@ private:
   void startClock();
   void clockLoop();
   void reportError(ErrorEvent error);
-  void journalAcquire(int level, Record record, uint64_t serial);
+  void journalAcquire(int level, const PackedRecord &packed, uint64_t serial);
   /// endRelease() but for its common case: a failed release undone, the
   /// journal, implicit releases and errors.
   void settleRelease(const PendingRelease &pending, bool succeeded);

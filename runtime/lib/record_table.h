@@ -114,6 +114,11 @@ public:
   AcquireResult acquire(const Record &record, bool refcounted, Record *previous,
                         SerialSource serials = nullptr,
                         uint64_t *serial = nullptr);
+  /// acquire(), the record packed (pack()) by the caller: a caller that
+  /// packs it early keeps three words live, not a Record's fields.
+  AcquireResult acquire(PackedRecord record, bool refcounted, Record *previous,
+                        SerialSource serials = nullptr,
+                        uint64_t *serial = nullptr);
 
   enum class TakeResult { Taken, Dereferenced, NotFound };
   /// Takes `key` out before its release is attempted (so that the address,
@@ -411,13 +416,17 @@ MSLEDGER_TABLE_HOT void RecordTable::remember(Shard &shard, const Slot &ended,
 }
 
 MSLEDGER_TABLE_HOT RecordTable::AcquireResult
-RecordTable::acquire(const Record &given, bool refcounted, Record *previous,
+RecordTable::acquire(PackedRecord record, bool refcounted, Record *previous,
                      SerialSource serials, uint64_t *serial) {
-  uint64_t h = hash(given.key);
-  Shard &shard = shardOf(given.key);
+  // Packed before the lock: three words live across it, not a Record's
+  // fields spilled to the stack (stores the lock's exchange waits for).
+  uint64_t h = hash(record.key);
+  Shard &shard = shardOf(record.key);
+  if (refcounted) // a new record's count
+    record.attributes = (record.attributes & ~kMaxRecordSize) | 1;
   shard.lock();
-  Record record = given;
-  record.serial = stamp(shard, given.serial, serials, serial);
+  uint64_t stamped = stamp(shard, record.order & kMaxSerial, serials, serial);
+  record.order = (record.order & ~kMaxSerial) | (stamped & kMaxSerial);
   // Room first (rarely needed for a key that is there): then one probe
   // either finds the key or ends where it goes.
   reserveOne(shard);
@@ -426,23 +435,20 @@ RecordTable::acquire(const Record &given, bool refcounted, Record *previous,
   for (uint32_t d = 0;; ++d) {
     Slot &slot = shard.slots[index];
     if (slot.key == record.key) {
-      Record found = unpack(slot);
       if (previous)
-        *previous = found;
+        *previous = unpack(slot);
       if (refcounted) {
-        found.size += 1;
-        slot = pack(found);
+        if ((slot.attributes & kMaxRecordSize) < kMaxRecordSize)
+          slot.attributes += 1; // one more reference, saturating
         result = AcquireResult::Referenced;
       } else {
-        slot = pack(record);
+        slot = record;
         result = AcquireResult::Replaced;
       }
       break;
     }
     if (slot.key == 0 || distance(slot, index, shard.capacity) < d) {
-      if (refcounted)
-        record.size = 1;
-      insertAt(shard, pack(record), index, d);
+      insertAt(shard, record, index, d);
       break;
     }
     if (++index == shard.capacity)
@@ -451,6 +457,12 @@ RecordTable::acquire(const Record &given, bool refcounted, Record *previous,
   noteChange();
   shard.unlock();
   return result;
+}
+
+MSLEDGER_TABLE_HOT RecordTable::AcquireResult
+RecordTable::acquire(const Record &record, bool refcounted, Record *previous,
+                     SerialSource serials, uint64_t *serial) {
+  return acquire(pack(record), refcounted, previous, serials, serial);
 }
 
 MSLEDGER_TABLE_HOT RecordTable::TakeResult
