@@ -201,10 +201,12 @@ JournalUnit *Journal::reserve(unsigned count) {
   }
   JournalUnit *unit = cursor.next;
   cursor.next += count;
-  // Ask for the line 256 bytes ahead, for writing: it is not in the cache
-  // (fresh page-cache memory), and without this the event that first
-  // touches it waits for it (about 13 ns per event here, 5 with it).
-  __builtin_prefetch(unit + 8, 1, 3);
+  // Ask for the line 1 KiB (32 events) ahead, for writing: it is not in the
+  // cache (fresh page-cache memory), and without this the event that first
+  // touches it waits for it (about 13 ns per event here, 5 with the line
+  // 256 bytes ahead, which became too close once an event took under 15 ns;
+  // 4.4 at 1 KiB).
+  __builtin_prefetch(unit + 32, 1, 3);
   return unit;
 }
 

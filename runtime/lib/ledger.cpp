@@ -483,14 +483,23 @@ void Ledger::endRelease(PendingRelease &pending, bool succeeded) {
   if (!pending.active)
     return;
   pending.active = false;
-  // The common case, a successful release of what its family acquired with
-  // nothing journaled and nothing released implicitly, needs nothing more.
+  // The common case, a successful release of what its family acquired that
+  // releases nothing implicitly, needs nothing but the journal.
   if (succeeded && pending.taken == RecordTable::TakeResult::Taken &&
-      !Journal_.active() && !pending.releasesOthers &&
+      !pending.releasesOthers &&
       apiInfo(RecordTable::apiOf(pending.record)).family ==
-          apiInfo(pending.api).family)
+          apiInfo(pending.api).family) {
+    if (Journal_.active())
+      journalRelease(pending);
     return;
+  }
   settleRelease(pending, succeeded);
+}
+
+void Ledger::journalRelease(const PendingRelease &pending) {
+  Journal_.release(static_cast<int>(familyOf(pending.api).level), pending.key,
+                   pending.event.serial, pending.api, pending.event.site,
+                   false);
 }
 
 void Ledger::settleRelease(const PendingRelease &pending, bool succeeded) {
@@ -501,9 +510,7 @@ void Ledger::settleRelease(const PendingRelease &pending, bool succeeded) {
     table.restore(RecordTable::unpack(pending.record), pending.taken,
                   pending.event);
   if (found && succeeded && Journal_.active())
-    Journal_.release(static_cast<int>(family.level), pending.key,
-                     pending.event.serial, pending.api, pending.event.site,
-                     false);
+    journalRelease(pending);
   // A device reset releases its streams only with its last reference.
   if (succeeded && pending.taken != RecordTable::TakeResult::Dereferenced &&
       pending.releasesOthers)

@@ -232,7 +232,10 @@ private:
   void startClock();
   void clockLoop();
   void reportError(ErrorEvent error);
+  // The journal's events, apart from the event paths (which then keep their
+  // records in registers).
   void journalAcquire(int level, const PackedRecord &packed, uint64_t serial);
+  void journalRelease(const PendingRelease &pending);
   /// endRelease() but for its common case: a failed release undone, the
   /// journal, implicit releases and errors.
   void settleRelease(const PendingRelease &pending, bool succeeded);
