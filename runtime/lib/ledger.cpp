@@ -31,7 +31,6 @@ namespace msledger {
 
 namespace {
 
-std::atomic<Ledger *> Instance{nullptr};
 // initial-exec: libmsledger is preloaded or linked, never dlopen'ed late, and
 // the general-dynamic model would make every event call __tls_get_addr.
 __attribute__((tls_model("initial-exec"))) thread_local uint16_t ThreadIndex =
@@ -92,7 +91,9 @@ uint64_t currentDevice() {
 
 } // namespace
 
-Ledger &Ledger::get() {
+std::atomic<Ledger *> Ledger::Instance{nullptr};
+
+Ledger &Ledger::create() {
   // Never destroyed: the application may release memory from its static
   // destructors, and the final report runs after them.
   static Ledger *ledger = [] {

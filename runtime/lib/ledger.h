@@ -137,7 +137,13 @@ struct PendingRelease {
 
 class Ledger {
 public:
-  static Ledger &get();
+  /// Inline, one load once the ledger exists: the interposers ask for it at
+  /// every event.
+  static Ledger &get() {
+    if (Ledger *ledger = Instance.load(std::memory_order_acquire))
+      return *ledger;
+    return create();
+  }
   /// The ledger if anything used it, else null (for the exit hook).
   static Ledger *existing();
 
@@ -220,6 +226,9 @@ public:
 
 private:
   Ledger();
+  /// get() before the ledger exists: makes it, once, whatever threads ask.
+  static Ledger &create();
+  static std::atomic<Ledger *> Instance; // set once made
   uint32_t internSite(const msledger_site *site);
   /// The id of `site` with the thread's call chain, if it has one.
   uint32_t internEvent(const msledger_site *site);
