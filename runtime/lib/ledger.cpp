@@ -338,18 +338,21 @@ uint64_t Ledger::renewSerials(uint64_t atLeast, uint32_t epoch) {
   // deterministic program's reports the same run after run). Either way
   // every serial handed out so far, `atLeast - 1` among them, is below the
   // new block.
-  // The rest of a block given up for a shard's later serial is lost: the
-  // blocks of a thread whose events meet other threads' shrink (to 1, a
-  // serial an event, as one counter would), and grow back (to
-  // kSerialBlock) as they are used up, so that contention costs neither
-  // the counter's cache line on every event nor most of the serials.
+  // Otherwise the rest of the block is lost. The blocks of a thread whose
+  // events meet other threads' shrink (to 1, a serial an event, as one
+  // counter would), and so do those of a thread that used less than half of
+  // its block in an epoch (few events, few serials lost); they grow back (to
+  // kSerialBlock) as they are used up. So contention costs neither the
+  // counter's cache line on every event nor most of the serials.
   bool conflict = block.next < atLeast;
+  uint64_t used = block.next - (block.end - block.size);
   uint32_t size =
       block.size == 0 ? static_cast<uint32_t>(kSerialBlock)
       : conflict      ? std::max(block.size / 4, 1U)
       : block.next == block.end
           ? std::min(block.size * 2, static_cast<uint32_t>(kSerialBlock))
-          : block.size;
+      : used < block.size / 2 ? std::max(block.size / 2, 1U)
+                              : block.size;
   uint64_t start = block.next;
   uint64_t expected = block.end;
   if (block.end == 0 || conflict ||
