@@ -171,34 +171,14 @@ bool Journal::open(const std::string &path, uint64_t bytes,
   return true;
 }
 
-JournalUnit *Journal::reserve(unsigned count) {
+// Inline into the writers: the common case is a few loads and an add.
+inline __attribute__((always_inline)) JournalUnit *
+Journal::reserve(unsigned count) {
   Cursor &cursor = ThreadCursor;
   uint64_t generation = Generation.load(std::memory_order_relaxed);
-  if (cursor.generation != generation || cursor.next + count > cursor.end) {
-    if (Full.load(std::memory_order_relaxed))
+  if (cursor.generation != generation || cursor.next + count > cursor.end)
+    if (!takeBlock(generation))
       return nullptr;
-    uint64_t block = NextBlock.fetch_add(1, std::memory_order_relaxed);
-    if (block >= Blocks) {
-      Full.store(true, std::memory_order_relaxed);
-      __atomic_store_n(&Header->full, 1, __ATOMIC_RELAXED);
-      cursor.next = cursor.end = nullptr;
-      cursor.generation = generation;
-      return nullptr;
-    }
-    // The monitor reserves ahead; a writer that outran it reserves itself.
-    if (block >= Reserved.load(std::memory_order_acquire) &&
-        !reserveThrough(block + 1, /*writer=*/true)) {
-      cursor.next = cursor.end = nullptr;
-      cursor.generation = generation;
-      return nullptr;
-    }
-    if (block % kChunkBlocks == 0)
-      if (void (*hook)() = ChunkHook.load(std::memory_order_relaxed))
-        hook();
-    cursor.next = Units + block * kBlockUnits;
-    cursor.end = cursor.next + kBlockUnits;
-    cursor.generation = generation;
-  }
   JournalUnit *unit = cursor.next;
   cursor.next += count;
   // Ask for the line 1 KiB (32 events) ahead, for writing: it is not in the
@@ -208,6 +188,34 @@ JournalUnit *Journal::reserve(unsigned count) {
   // 4.4 at 1 KiB).
   __builtin_prefetch(unit + 32, 1, 3);
   return unit;
+}
+
+bool Journal::takeBlock(uint64_t generation) {
+  Cursor &cursor = ThreadCursor;
+  if (Full.load(std::memory_order_relaxed))
+    return false;
+  uint64_t block = NextBlock.fetch_add(1, std::memory_order_relaxed);
+  if (block >= Blocks) {
+    Full.store(true, std::memory_order_relaxed);
+    __atomic_store_n(&Header->full, 1, __ATOMIC_RELAXED);
+    cursor.next = cursor.end = nullptr;
+    cursor.generation = generation;
+    return false;
+  }
+  // The monitor reserves ahead; a writer that outran it reserves itself.
+  if (block >= Reserved.load(std::memory_order_acquire) &&
+      !reserveThrough(block + 1, /*writer=*/true)) {
+    cursor.next = cursor.end = nullptr;
+    cursor.generation = generation;
+    return false;
+  }
+  if (block % kChunkBlocks == 0)
+    if (void (*hook)() = ChunkHook.load(std::memory_order_relaxed))
+      hook();
+  cursor.next = Units + block * kBlockUnits;
+  cursor.end = cursor.next + kBlockUnits;
+  cursor.generation = generation;
+  return true;
 }
 
 void Journal::populate(uint64_t firstBlock) {

@@ -141,7 +141,12 @@ public:
   void pause(bool paused) { Paused = paused; }
 
 private:
+  /// The calling thread's next `count` units, or null when the journal is
+  /// full or failed.
   JournalUnit *reserve(unsigned count);
+  /// A new block for the calling thread (`generation`: the journal's now);
+  /// false when there is none.
+  bool takeBlock(uint64_t generation);
   /// Writes a record's first unit, its commit byte last.
   static void write(JournalUnit *unit, uint8_t type, uint8_t levelSpace,
                     uint8_t count, uint32_t site, uint64_t serial, uint64_t key,
