@@ -439,10 +439,10 @@ void Ledger::acquire(unsigned api, uint64_t handle, uint64_t size, Space space,
   record.site = internEvent(site);
   if (!ClockRunning.load(std::memory_order_relaxed))
     startClock();
-  // A live key handed out again was released by something the catalog does
-  // not describe: the new record replaces it.
   // Packed now: three words live across the calls below, not the fields.
   PackedRecord packed = RecordTable::pack(record);
+  // A live key handed out again was released by something the catalog does
+  // not describe: the new record replaces it.
   uint64_t serial;
   Tables[static_cast<int>(family->level)].acquire(
       packed, family->refcounted, nullptr, &Ledger::serialAtLeast, &serial);

@@ -120,9 +120,10 @@ struct Annotation {
 
 /// A release between its two halves: taken from the table before the real
 /// call, settled after it. Made on every release, so making one writes
-/// `active` alone: beginRelease() writes every other field endRelease() reads
-/// when it makes the release active (zeroing the whole, as default member
-/// initializers would, was a sixth of the ledger's time per pair).
+/// `active` and the event's few defaults alone: beginRelease() writes every
+/// other field endRelease() reads when it makes the release active (zeroing
+/// the whole, as default member initializers would, was a sixth of the
+/// ledger's time per pair).
 struct PendingRelease {
   PendingRelease() {}
   bool active = false;

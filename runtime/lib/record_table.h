@@ -214,10 +214,10 @@ private:
   static constexpr unsigned kShardGranuleBits = 16;
   Shard &shardOf(uint64_t key) const;
   static long findIndex(const Shard &shard, uint64_t key, uint64_t hash);
-  /// Robin Hood insertion of `slot` (h: hash(slot.key)), a key not in the
-  /// shard, starting at `index`, `d` slots from its home, where the probe
-  /// for it ended.
+  /// Robin Hood insertion of `slot`, a key not in the shard, starting at
+  /// `index`, `d` slots from its home, where the probe for it ended.
   static void insertAt(Shard &shard, Slot slot, uint32_t index, uint32_t d);
+  /// insertAt() from its home; `h`: hash(slot.key).
   static void insertSlot(Shard &shard, Slot slot, uint64_t h);
   static void eraseAt(Shard &shard, uint32_t index);
   /// Makes room for one more slot: grows at 90% load.
