@@ -483,23 +483,6 @@ void Ledger::beginRelease(unsigned api, uint64_t handle,
       &Ledger::serialAtLeast, &pending->event.serial);
 }
 
-void Ledger::endRelease(PendingRelease &pending, bool succeeded) {
-  if (!pending.active)
-    return;
-  pending.active = false;
-  // The common case, a successful release of what its family acquired that
-  // releases nothing implicitly, needs nothing but the journal.
-  if (succeeded && pending.taken == RecordTable::TakeResult::Taken &&
-      !pending.releasesOthers &&
-      apiInfo(RecordTable::apiOf(pending.record)).family ==
-          apiInfo(pending.api).family) {
-    if (Journal_.active())
-      journalRelease(pending);
-    return;
-  }
-  settleRelease(pending, succeeded);
-}
-
 void Ledger::journalRelease(const PendingRelease &pending) {
   Journal_.release(static_cast<int>(familyOf(pending.api).level), pending.key,
                    pending.event.serial, pending.api, pending.event.site,
