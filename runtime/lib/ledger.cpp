@@ -412,21 +412,39 @@ uint64_t Ledger::timeOfSerial(uint64_t serial) const {
   return after == Checkpoints.begin() ? 0 : std::prev(after)->second;
 }
 
-MSLEDGER_HOT const FamilyInfo *
-Ledger::trackedFamily(unsigned api, uint64_t handle, uint64_t *key) const {
+uint32_t Ledger::learnRoute(unsigned api) {
   const FamilyInfo &family = familyOf(api);
-  *key = keyIn(family, handle);
-  return Enabled[static_cast<int>(family.level)] && *key != 0 ? &family
-                                                              : nullptr;
+  uint32_t route = kRouteKnown | (static_cast<uint32_t>(family.level) & 1) |
+                   (uint32_t{family.nameSpace} << 8);
+  if (Enabled[static_cast<int>(family.level)])
+    route |= kRouteTracked;
+  if (family.refcounted)
+    route |= kRouteRefcounted;
+  if (family.perDevice && !apiInfo(api).deviceArgument)
+    route |= kRouteCurrentDevice;
+  if (api < ImplicitReleasers.size() && ImplicitReleasers[api])
+    route |= kRouteReleasesOthers;
+  Routes[api].store(route, std::memory_order_relaxed);
+  return route;
+}
+
+MSLEDGER_HOT uint32_t Ledger::trackedRoute(unsigned api, uint64_t handle,
+                                           uint64_t *key) {
+  uint32_t route =
+      api < kRoutes ? Routes[api].load(std::memory_order_relaxed) : kRouteKnown;
+  if (!route)
+    route = learnRoute(api);
+  *key = keyInNameSpace((route >> 8) & 0xFF, handle);
+  return (route & kRouteTracked) && *key != 0 ? route : 0;
 }
 
 void Ledger::acquire(unsigned api, uint64_t handle, uint64_t size, Space space,
                      const msledger_site *site, int32_t device) {
   uint64_t key;
-  const FamilyInfo *family = trackedFamily(api, handle, &key);
-  if (!family)
+  uint32_t route = trackedRoute(api, handle, &key);
+  if (!route)
     return;
-  if (family->perDevice && !apiInfo(api).deviceArgument)
+  if (route & kRouteCurrentDevice)
     size = currentDevice();
   Record record;
   if (device >= 0 && device < kNoDevice)
@@ -444,10 +462,11 @@ void Ledger::acquire(unsigned api, uint64_t handle, uint64_t size, Space space,
   // A live key handed out again was released by something the catalog does
   // not describe: the new record replaces it.
   uint64_t serial;
-  Tables[static_cast<int>(family->level)].acquire(
-      packed, family->refcounted, nullptr, &Ledger::serialAtLeast, &serial);
+  int level = route & kRouteLevel;
+  Tables[level].acquire(packed, route & kRouteRefcounted, nullptr,
+                        &Ledger::serialAtLeast, &serial);
   if (Journal_.active())
-    journalAcquire(static_cast<int>(family->level), packed, serial);
+    journalAcquire(level, packed, serial);
 }
 
 void Ledger::journalAcquire(int level, const PackedRecord &packed,
@@ -460,9 +479,9 @@ void Ledger::journalAcquire(int level, const PackedRecord &packed,
 void Ledger::beginRelease(unsigned api, uint64_t handle,
                           const msledger_site *site, PendingRelease *pending) {
   uint64_t key;
-  const FamilyInfo *family = trackedFamily(api, handle, &key);
-  pending->active = family != nullptr;
-  if (!family)
+  uint32_t route = trackedRoute(api, handle, &key);
+  pending->active = route != 0;
+  if (!route)
     return;
   pending->api = api;
   pending->handle = handle;
@@ -472,14 +491,14 @@ void Ledger::beginRelease(unsigned api, uint64_t handle,
   pending->event.site = internEvent(site);
   // What a release ends without naming it is what was acquired before it:
   // its serial follows every serial handed out so far.
-  pending->releasesOthers = releasesImplicitly(api);
+  pending->releasesOthers = route & kRouteReleasesOthers;
   if (pending->releasesOthers)
     renewSerialBlock();
   // The release's serial is taken now, under the key's shard lock, before
   // the real call can let another thread be handed the same address: the
   // events of a key have serials in the order they happen.
-  pending->taken = Tables[static_cast<int>(family->level)].take(
-      key, family->refcounted, pending->event, &pending->record,
+  pending->taken = Tables[route & kRouteLevel].take(
+      key, route & kRouteRefcounted, pending->event, &pending->record,
       &Ledger::serialAtLeast, &pending->event.serial);
 }
 

@@ -268,10 +268,24 @@ private:
   /// After a successful release: what the call releases without naming it.
   void releaseImplicitly(const PendingRelease &pending);
   void write(const std::string &text);
-  /// The family of `api` if its level is tracked now and `handle` has a
-  /// key (*key), else null: one lookup for the event's whole path.
-  const FamilyInfo *trackedFamily(unsigned api, uint64_t handle,
-                                  uint64_t *key) const;
+  // What an event of an API needs of the catalog and the options, worked
+  // out at its first event and kept in one word (Routes): the level of its
+  // family (kRouteLevel), whether that level is tracked, whether its
+  // records are refcounted, whether they keep the current device where a
+  // size would be, whether the API releases others implicitly, and the
+  // family's namespace (bits 8-15). 0: not worked out yet. The catalog and
+  // the options do not change once an API is known.
+  static constexpr uint32_t kRouteLevel = 1, kRouteTracked = 1U << 1,
+                            kRouteRefcounted = 1U << 2,
+                            kRouteCurrentDevice = 1U << 3,
+                            kRouteReleasesOthers = 1U << 4,
+                            kRouteKnown = 1U << 31;
+  static constexpr unsigned kRoutes = kMaxApi + 1;
+  std::atomic<uint32_t> Routes[kRoutes] = {};
+  uint32_t learnRoute(unsigned api);
+  /// The route of `api` if its level is tracked and `handle` has a key
+  /// (*key), else 0: one load for the event's whole path.
+  uint32_t trackedRoute(unsigned api, uint64_t handle, uint64_t *key);
   static uint64_t keyIn(const FamilyInfo &family, uint64_t handle);
   /// A live handle `handle` (an address) in another built-in namespace, for
   /// a release through the wrong family.
@@ -353,9 +367,6 @@ private:
   std::vector<ImplicitReleaseEvent> ImplicitLog[2]; // under ErrorMutex
   // The APIs that release something implicitly: one test per release.
   std::bitset<kMaxApi + 1> ImplicitReleasers;
-  bool releasesImplicitly(unsigned api) const {
-    return api < ImplicitReleasers.size() && ImplicitReleasers[api];
-  }
 
   struct Heap {
     uint64_t base = 0, size = 0;
