@@ -134,8 +134,6 @@ Ledger::Ledger() {
   Pid = getpid();
   ProjectRoot = absoluteDirectory(Opts.project_root);
   announceStart();
-  for (size_t i = 0; i < kImplicitReleaseCount; ++i)
-    ImplicitReleasers.set(kImplicitReleases[i].api);
   if (!Opts.journal_path.empty()) {
     std::string error;
     if (!Journal_.open(
@@ -422,8 +420,9 @@ uint32_t Ledger::learnRoute(unsigned api) {
     route |= kRouteRefcounted;
   if (family.perDevice && !apiInfo(api).deviceArgument)
     route |= kRouteCurrentDevice;
-  if (api < ImplicitReleasers.size() && ImplicitReleasers[api])
-    route |= kRouteReleasesOthers;
+  for (size_t i = 0; i < kImplicitReleaseCount; ++i)
+    if (kImplicitReleases[i].api == api)
+      route |= kRouteReleasesOthers;
   Routes[api].store(route, std::memory_order_relaxed);
   return route;
 }
@@ -521,9 +520,8 @@ void Ledger::settleRelease(const PendingRelease &pending, bool succeeded) {
   if (succeeded && pending.taken != RecordTable::TakeResult::Dereferenced &&
       pending.releasesOthers)
     releaseImplicitly(pending);
-  if (found && apiInfo(RecordTable::apiOf(pending.record)).family ==
-                   apiInfo(pending.api).family)
-    return; // the common case: a matching release
+  if (found && releasesOwnFamily(pending))
+    return; // a matching release
   ErrorEvent error;
   error.api = pending.api;
   error.handle = pending.handle;

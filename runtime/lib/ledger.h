@@ -48,7 +48,6 @@
 #include "suppressions.h"
 
 #include <atomic>
-#include <bitset>
 #include <cstdint>
 #include <mutex>
 #include <set>
@@ -173,9 +172,7 @@ public:
       return;
     pending.active = false;
     if (succeeded && pending.taken == RecordTable::TakeResult::Taken &&
-        !pending.releasesOthers &&
-        apiInfo(RecordTable::apiOf(pending.record)).family ==
-            apiInfo(pending.api).family) {
+        !pending.releasesOthers && releasesOwnFamily(pending)) {
       if (Journal_.active())
         journalRelease(pending);
       return;
@@ -262,6 +259,12 @@ private:
   // records in registers).
   void journalAcquire(int level, const PackedRecord &packed, uint64_t serial);
   void journalRelease(const PendingRelease &pending);
+  /// Whether the record a release found (taken is not NotFound) was
+  /// acquired in the releasing API's family.
+  static bool releasesOwnFamily(const PendingRelease &pending) {
+    return apiInfo(RecordTable::apiOf(pending.record)).family ==
+           apiInfo(pending.api).family;
+  }
   /// endRelease() but for its common case: a failed release undone, the
   /// journal, implicit releases and errors.
   void settleRelease(const PendingRelease &pending, bool succeeded);
@@ -365,8 +368,6 @@ private:
   // process runs (bad releases), at exit for leaks.
   Suppressions Suppressions_;
   std::vector<ImplicitReleaseEvent> ImplicitLog[2]; // under ErrorMutex
-  // The APIs that release something implicitly: one test per release.
-  std::bitset<kMaxApi + 1> ImplicitReleasers;
 
   struct Heap {
     uint64_t base = 0, size = 0;
