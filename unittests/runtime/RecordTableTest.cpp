@@ -34,6 +34,18 @@ FreedRecord releaseEvent(uint64_t serial) {
   return event;
 }
 
+/// Every field of `out` is `in`'s.
+void expectSameRecord(const Record &out, const Record &in) {
+  EXPECT_EQ(out.key, in.key);
+  EXPECT_EQ(out.size, in.size);
+  EXPECT_EQ(out.serial, in.serial);
+  EXPECT_EQ(out.site, in.site);
+  EXPECT_EQ(out.api, in.api);
+  EXPECT_EQ(out.thread, in.thread);
+  EXPECT_EQ(out.space, in.space);
+  EXPECT_EQ(out.device, in.device);
+}
+
 } // namespace
 
 TEST(RecordTable, PacksEveryFieldExactly) {
@@ -49,13 +61,7 @@ TEST(RecordTable, PacksEveryFieldExactly) {
             RecordTable::AcquireResult::Inserted);
   Record out;
   ASSERT_TRUE(table.find(in.key, &out));
-  EXPECT_EQ(out.size, in.size);
-  EXPECT_EQ(out.serial, in.serial);
-  EXPECT_EQ(out.site, in.site);
-  EXPECT_EQ(out.api, in.api);
-  EXPECT_EQ(out.thread, in.thread);
-  EXPECT_EQ(out.space, in.space);
-  EXPECT_EQ(out.device, in.device);
+  expectSameRecord(out, in);
   in.device = 0;
   table.acquire(in, false, &previous);
   ASSERT_TRUE(table.find(in.key, &out));
@@ -231,14 +237,7 @@ TEST(RecordTable, TakeHandsBackTheRecordPacked) {
   ASSERT_EQ(table.take(0x4000, false, releaseEvent(12), &packed),
             RecordTable::TakeResult::Taken);
   EXPECT_EQ(RecordTable::apiOf(packed), 517u);
-  Record out = RecordTable::unpack(packed);
-  EXPECT_EQ(out.key, in.key);
-  EXPECT_EQ(out.size, in.size);
-  EXPECT_EQ(out.serial, in.serial);
-  EXPECT_EQ(out.site, in.site);
-  EXPECT_EQ(out.thread, in.thread);
-  EXPECT_EQ(out.space, in.space);
-  EXPECT_EQ(out.device, in.device);
+  expectSameRecord(RecordTable::unpack(packed), in);
   EXPECT_EQ(table.take(0x4000, false, releaseEvent(13), &packed),
             RecordTable::TakeResult::NotFound);
 }
