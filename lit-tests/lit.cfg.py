@@ -15,6 +15,11 @@
 #   %tree_hash DIR      a listing of DIR's files with their SHA-256 (diff two)
 #   %cann_project       the multi-directory CMake application of lit-tests/integration
 #   %srcroot            the project's source tree; %objroot its build tree
+#   %expect-exit N CMD  runs CMD and passes only if it exits with exactly N (or
+#                       is killed by signal N, N a name such as SIGSEGV): no
+#                       RUN line uses `not`, which a crash or a sanitizer's
+#                       report would satisfy (lit-tests/Inputs/expect_exit.py;
+#                       utils/lint_run_lines.py refuses `not`)
 # FileCheck, not, count and split-file come from llvm-19-tools.
 import os
 import re
@@ -99,6 +104,7 @@ config.substitutions.append(("%sarif_summary", "python3 " + os.path.join(
     lit_root, "runtime", "Inputs", "sarif_summary.py")))
 config.environment["MSLEDGER_TOOLS_DIR"] = os.environ.get("MSLEDGER_TOOLS_DIR") or os.path.join(
     os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "msledger")
+config.substitutions.append(("%expect-exit", "python3 " + os.path.join(lit_root, "Inputs", "expect_exit.py")))
 config.substitutions.append(("%srcroot", config.msledger_src_root))
 config.substitutions.append(("%objroot", config.msledger_obj_root))
 
@@ -107,6 +113,9 @@ config.environment["PATH"] = os.pathsep.join(
 # Test processes publish their device use in the build tree, not in /dev/shm;
 # tests that read it with npu-smi use a directory of their own.
 config.environment["MSSIM_RUN_DIR"] = os.path.join(config.test_exec_root, "mssim-run")
+# Compilers' and tools' messages in plain ASCII, as the CHECK lines spell them
+# (gcc quotes 'name' with U+2018/U+2019 under a UTF-8 locale).
+config.environment["LC_ALL"] = "C"
 for variable in ("MSSIM_DEVICE_COUNT", "MSSIM_DEVICE_MEMORY", "ASCEND_HOME_PATH", "MSLEDGER_OPTIONS"):
     config.environment.pop(variable, None)
 # A sanitizer run moves the simulated devices out of the sanitizer's memory

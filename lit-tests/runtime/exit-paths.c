@@ -4,8 +4,8 @@
 // killed by a signal: the launcher says so, see launcher.test).
 //
 // RUN: %acl_cc %s -o %t
-// RUN: not %msledger --check-cann-heap=yes %t return 2>&1 | FileCheck %s
-// RUN: not %msledger --check-cann-heap=yes %t exit 2>&1 | FileCheck %s
+// RUN: %expect-exit 23 %msledger --check-cann-heap=yes %t return 2>&1 | FileCheck %s
+// RUN: %expect-exit 23 %msledger --check-cann-heap=yes %t exit 2>&1 | FileCheck %s
 // RUN: %msledger --check-cann-heap=yes %t _exit > %t.out 2>&1
 // RUN: count 0 < %t.out
 #include "acl/acl.h"

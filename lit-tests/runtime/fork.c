@@ -4,7 +4,7 @@
 //
 // RUN: rm -rf %t.dir && mkdir -p %t.dir
 // RUN: %acl_cc %s -o %t
-// RUN: not %msledger --check-cann-heap=yes --log-file=%t.dir/report.%%p %t > %t.out
+// RUN: %expect-exit 23 %msledger --check-cann-heap=yes --log-file=%t.dir/report.%%p %t > %t.out
 // RUN: FileCheck %s --check-prefix=OUT < %t.out
 // RUN: cat %t.dir/report.$(sed -n 's/^parent \([0-9]*\)$/\1/p' %t.out) | FileCheck %s --check-prefix=PARENT
 // RUN: cat %t.dir/report.$(sed -n 's/^child \([0-9]*\) .*/\1/p' %t.out) | FileCheck %s --check-prefix=CHILD

@@ -5,7 +5,7 @@
 // RUN: %msledger %t 2> %t.err > %t.out
 // RUN: count 0 < %t.err
 // RUN: FileCheck %s < %t.out
-// RUN: not %msledger %t 3 2> %t.err3
+// RUN: %expect-exit 3 %msledger %t 3 2> %t.err3
 // RUN: %msledger %t 3 2>/dev/null; test $? -eq 3
 // RUN: count 0 < %t.err3
 // RUN: %msledger --log-level=info %t 2>&1 | FileCheck %s --check-prefix=INFO

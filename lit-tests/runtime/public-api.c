@@ -4,7 +4,7 @@
 // first; an unknown API index is rejected once with a message.
 //
 // RUN: %acl_cc %s %ledger_link -o %t
-// RUN: env MSLEDGER_OPTIONS=check_device_heap=no not %t 2> %t.txt
+// RUN: env MSLEDGER_OPTIONS=check_device_heap=no %expect-exit 23 %t 2> %t.txt
 // RUN: FileCheck %s --match-full-lines < %t.txt
 // RUN: env MSLEDGER_OPTIONS=check_device_heap=no:group_by_site=yes:exitcode=0 %t 2>&1 | FileCheck %s --check-prefix=GROUPED
 #include "msledger/msledger.h"

@@ -5,7 +5,7 @@
 // the tables hold. Registered APIs have no interposer.
 //
 // RUN: %acl_cc %s %ledger_link -o %t
-// RUN: env MSLEDGER_OPTIONS=check_device_heap=no not %t > %t.txt 2>&1
+// RUN: env MSLEDGER_OPTIONS=check_device_heap=no %expect-exit 23 %t > %t.txt 2>&1
 // RUN: FileCheck %s --match-full-lines < %t.txt
 #include "msledger/msledger.h"
 

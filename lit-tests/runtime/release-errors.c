@@ -5,11 +5,11 @@
 // leaks. With both levels checked, each level reports what it sees.
 //
 // RUN: %acl_cc -DENABLE_DVPP_INTERFACE %s -o %t
-// RUN: not %msledger --check-cann-heap=yes %t 2> %t.cann
+// RUN: %expect-exit 23 %msledger --check-cann-heap=yes %t 2> %t.cann
 // RUN: FileCheck %s --check-prefix=CANN --match-full-lines --strict-whitespace < %t.cann
-// RUN: not %msledger --check-device-heap=yes %t 2> %t.device
+// RUN: %expect-exit 23 %msledger --check-device-heap=yes %t 2> %t.device
 // RUN: FileCheck %s --check-prefix=DEVICE --match-full-lines < %t.device
-// RUN: not %msledger %t 2> %t.both
+// RUN: %expect-exit 23 %msledger %t 2> %t.both
 // RUN: FileCheck %s --check-prefix=BOTH < %t.both
 // RUN: %msledger --check-cann-heap=yes --exitcode=0 %t 2> /dev/null
 #include "acl/acl.h"

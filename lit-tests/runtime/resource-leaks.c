@@ -5,9 +5,9 @@
 //
 // RUN: %acl_cc -DENABLE_DVPP_INTERFACE %s -o %t
 // RUN: echo model > %t.om
-// RUN: not %msledger --check-cann-heap=yes %t %t.om 2> %t.txt
+// RUN: %expect-exit 23 %msledger --check-cann-heap=yes %t %t.om 2> %t.txt
 // RUN: FileCheck %s --match-full-lines --strict-whitespace < %t.txt
-// RUN: not %msledger --check-cann-heap=yes --report-resources=no %t %t.om 2>&1 | FileCheck %s --check-prefix=NORES
+// RUN: %expect-exit 23 %msledger --check-cann-heap=yes --report-resources=no %t %t.om 2>&1 | FileCheck %s --check-prefix=NORES
 #include "acl/acl.h"
 #include "acl/ops/acl_dvpp.h"
 

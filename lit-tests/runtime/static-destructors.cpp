@@ -3,7 +3,7 @@
 // returns, are counted before the leak check; an error there is reported.
 //
 // RUN: %acl_cxx %s -o %t
-// RUN: not %msledger %t 2> %t.txt | FileCheck %s --check-prefix=OUT
+// RUN: %expect-exit 23 %msledger %t 2> %t.txt | FileCheck %s --check-prefix=OUT
 // RUN: FileCheck %s < %t.txt
 #include "acl/acl.h"
 

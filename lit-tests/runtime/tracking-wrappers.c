@@ -5,13 +5,13 @@
 // behind the leaked aclrtMalloc and the runtime's own set-device memory.
 //
 // RUN: %acl_cc %s %ledger_link -o %t
-// RUN: env MSLEDGER_OPTIONS=check_device_heap=no not %t 2> %t.direct
+// RUN: env MSLEDGER_OPTIONS=check_device_heap=no %expect-exit 23 %t 2> %t.direct
 // RUN: FileCheck %s --check-prefix=DIRECT < %t.direct
-// RUN: not %msledger --check-cann-heap=yes %t 2> %t.cann
+// RUN: %expect-exit 23 %msledger --check-cann-heap=yes %t 2> %t.cann
 // RUN: FileCheck %s --check-prefix=CANN < %t.cann
-// RUN: not %msledger --check-device-heap=yes %t 2> %t.device
+// RUN: %expect-exit 23 %msledger --check-device-heap=yes %t 2> %t.device
 // RUN: FileCheck %s --check-prefix=DEVICE < %t.device
-// RUN: not %msledger %t 2> %t.both
+// RUN: %expect-exit 23 %msledger %t 2> %t.both
 // RUN: FileCheck %s --check-prefix=BOTH < %t.both
 #include "acl/acl.h"
 #include "msledger/track.h"

@@ -3,7 +3,7 @@
 //
 // RUN: %acl_cc %s -o %t
 // RUN: %t copy | FileCheck %s --check-prefix=COPY
-// RUN: not --crash %t touch 2>&1 | FileCheck %s --check-prefix=TOUCH
+// RUN: %expect-exit SIGSEGV %t touch 2>&1 | FileCheck %s --check-prefix=TOUCH
 #include "acl/acl.h"
 
 #include <stdio.h>
