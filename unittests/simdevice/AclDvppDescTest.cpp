@@ -81,8 +81,38 @@ TEST_F(AclDvppDesc, VideoDescriptionsAndConfigurations) {
   EXPECT_EQ(aclvdecGetChannelDescEnType(vdec), H264_HIGH_LEVEL);
   EXPECT_EQ(aclvdecGetChannelDescChannelId(vdec), 7u);
   EXPECT_EQ(aclvdecGetChannelDescOutPicWidth(vdec), 1920u);
+  // Once stand-ins that returned 0 whatever was set.
+  EXPECT_EQ(aclvdecGetChannelDescOutMode(vdec), 0u);
+  EXPECT_EQ(aclvdecSetChannelDescOutMode(vdec, 1), ACL_SUCCESS);
+  EXPECT_EQ(aclvdecGetChannelDescOutMode(vdec), 1u);
+  EXPECT_EQ(aclvdecGetChannelDescBitDepth(vdec), 0u);
+  EXPECT_EQ(aclvdecSetChannelDescBitDepth(vdec, 1), ACL_SUCCESS);
+  EXPECT_EQ(aclvdecGetChannelDescBitDepth(vdec), 1u);
   EXPECT_EQ(aclvdecDestroyChannelDesc(vdec), ACL_SUCCESS);
   EXPECT_EQ(aclvdecDestroyChannelDesc(vdec), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclvdecSetChannelDescBitDepth(vdec, 1), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclvdecGetChannelDescOutMode(vdec), 0u);
+
+  aclvencChannelDesc *venc = aclvencCreateChannelDesc();
+  ASSERT_NE(venc, nullptr);
+  EXPECT_EQ(aclvencGetChannelDescBufAddr(venc), nullptr);
+  EXPECT_EQ(aclvencGetChannelDescBufSize(venc), 8u << 20) << "the default";
+  EXPECT_EQ(aclvencGetChannelDescRcMode(venc), 0u);
+  char buffer[16];
+  EXPECT_EQ(aclvencSetChannelDescBufAddr(venc, buffer), ACL_SUCCESS);
+  EXPECT_EQ(aclvencSetChannelDescBufSize(venc, 6u << 20), ACL_SUCCESS);
+  EXPECT_EQ(aclvencSetChannelDescRcMode(venc, 2), ACL_SUCCESS);
+  EXPECT_EQ(aclvencSetChannelDescRcMode(venc, 3), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclvencSetChannelDescSrcRate(venc, 30), ACL_SUCCESS);
+  EXPECT_EQ(aclvencSetChannelDescMaxBitRate(venc, 4000), ACL_SUCCESS);
+  EXPECT_EQ(aclvencGetChannelDescBufAddr(venc), buffer);
+  EXPECT_EQ(aclvencGetChannelDescBufSize(venc), 6u << 20);
+  EXPECT_EQ(aclvencGetChannelDescRcMode(venc), 2u);
+  EXPECT_EQ(aclvencGetChannelDescSrcRate(venc), 30u);
+  EXPECT_EQ(aclvencGetChannelDescMaxBitRate(venc), 4000u);
+  EXPECT_EQ(aclvencDestroyChannelDesc(venc), ACL_SUCCESS);
+  EXPECT_EQ(aclvencSetChannelDescSrcRate(venc, 25), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclvencGetChannelDescMaxBitRate(venc), 0u);
 
   acldvppStreamDesc *stream = acldvppCreateStreamDesc();
   EXPECT_EQ(acldvppSetStreamDescEos(stream, 1), ACL_SUCCESS);

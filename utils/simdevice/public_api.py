@@ -5,15 +5,26 @@
       A C file defining, for every function the headers under INCLUDE_DIR
       declare for LIBRARY (libascendcl.so, ...), a weak stand-in: the
       simulation's own definition, where it has one, replaces it at link
-      time. A stand-in says once on stderr that its function is not simulated
-      (unless MSSIM_QUIET_UNSIMULATED=1) and returns the API's "not
-      supported" code: ACL_ERROR_API_NOT_SUPPORT for aclError,
-      DRV_ERROR_NOT_SUPPORT for drvError_t, HI_ERR_SYS_NOT_SUPPORT's value for
-      hi_s32, NULL for pointers, 0 for numbers, nothing for void.
+      time. A stand-in never returns what could pass for a result. Where the
+      function's return value can say failure, the stand-in says once on
+      stderr that its function is not simulated (unless
+      MSSIM_QUIET_UNSIMULATED=1) and returns that failure:
+      ACL_ERROR_API_NOT_SUPPORT for aclError, DRV_ERROR_NOT_SUPPORT for
+      drvError_t, the module's HI_ERR_*_NOT_SUPPORT for hi_s32, NULL for
+      pointers, the documented failure value of the few others that have one
+      (FAILURE_VALUES). Where it cannot (numbers, enumerations, void), the
+      stand-in stops the program (abort), naming the function.
   public_api.py check TOOLKIT
       Every function the toolkit's headers declare is exported by the library
-      a real application links for it; prints counts and each one missing.
-      Exit status 1 if one is.
+      a real application links for it, and no library exports an interface
+      name (acl*, hi_mpi_*, hi_vdec_*, hal*, drv*) its headers do not declare;
+      prints counts and each exception. Exit status 1 if there is one.
+  public_api.py counts TOOLKIT
+      A Markdown table: per library, the functions declared, simulated and
+      stood in (by what the stand-ins do), and the stand-ins that stop.
+  public_api.py counts --check|--update README TOOLKIT
+      Whether the table between README's "public_api.py counts" markers is
+      the toolkit's (exit status 1 and a diff if not); --update rewrites it.
 
 Which library a header's functions are in, as in a real toolkit:
 acl/ops/acl_dvpp.h and acl/dvpp/* in libacl_dvpp.so, acl/ops/acl_cblas.h in
@@ -22,9 +33,11 @@ acl/acl_prof.h in libmsprofiler.so, the driver's
 header in libascend_hal.so, every other acl/ header in libascendcl.so. The
 headers are read by clang (its JSON AST): whatever declares a function counts.
 """
+import difflib
 import glob
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -56,14 +69,15 @@ def headers(include):
 
 def declared(header, include_dirs):
     """The functions declared in `header` itself (not in what it includes),
-    as (name, return type, [parameter types], variadic), in order."""
+    as (name, return type, whether it is a pointer, [parameter types],
+    variadic), in order."""
     command = [CLANG, "-x", "c", "-std=c11", "-fsyntax-only", "-Xclang",
                "-ast-dump=json", "-DENABLE_DVPP_INTERFACE"]
     for directory in include_dirs:
         command += ["-I", directory]
     ast = json.loads(subprocess.run(command + [header], check=True, capture_output=True,
                                     text=True).stdout)
-    functions, seen = [], set()
+    functions, seen, typedefs = [], set(), {}
     current = [None]  # clang names a location's file only when it changes
 
     def note_file(location):
@@ -88,26 +102,66 @@ def declared(header, include_dirs):
             whole = node["type"]["qualType"]
             returns = whole[:whole.index("(")].strip()
             functions.append((node["name"], returns, parameters, node.get("variadic", False)))
+        if top and node.get("kind") == "TypedefDecl":
+            typedefs[node["name"]] = node["type"].get("desugaredQualType",
+                                                      node["type"]["qualType"])
         for child in node.get("inner", []):
             walk(child, False)
 
     for node in ast.get("inner", []):
         walk(node, True)
-    return functions
+
+    def is_pointer(spelled):
+        seen = set()
+        while spelled in typedefs and spelled not in seen:
+            seen.add(spelled)
+            spelled = typedefs[spelled]
+        return spelled.endswith("*")
+
+    return [(name, returns, is_pointer(returns), parameters, variadic)
+            for name, returns, parameters, variadic in functions]
 
 
 def include_dirs(include):
     return [include, os.path.join(include, "experiment", "ascend_hal")]
 
 
-def not_supported(returns):
-    if returns == "void":
-        return None
-    if returns.endswith("*"):
-        return "0"
-    return {"aclError": "ACL_ERROR_API_NOT_SUPPORT",
-            "drvError_t": "DRV_ERROR_NOT_SUPPORT",
-            "hi_s32": "MSSIM_HI_ERR_NOT_SUPPORT"}.get(returns, "0")
+# hi_mpi's "not supported", by the module a function belongs to: the
+# HI_ERR_<MODULE>_NOT_SUPPORT of the module's header.
+HI_NOT_SUPPORTED = (("hi_mpi_vpc_", "HI_ERR_VPC_NOT_SUPPORT"),
+                    ("hi_mpi_vdec_", "HI_ERR_VDEC_NOT_SUPPORT"),
+                    ("hi_mpi_venc_", "HI_ERR_VENC_NOT_SUPPORT"),
+                    ("hi_mpi_pngd_", "HI_ERR_PNGD_NOT_SUPPORT"),
+                    ("hi_mpi_png_", "HI_ERR_PNGD_NOT_SUPPORT"),
+                    ("hi_mpi_", "HI_ERR_SYS_NOT_SUPPORT"))
+# Functions whose return value has a failure of its own that is not a status
+# code: the value the API documents for failure.
+FAILURE_VALUES = {
+    "hi_mpi_vb_create_pool": "HI_VB_INVALID_POOLID",
+    "hi_mpi_vb_get_block": "HI_VB_INVALID_HANDLE",
+}
+
+
+def failure(name, returns, pointer):
+    """What the stand-in of `name` returns: the API's own "not supported" or
+    failure value, as C source, or None where the return value has no way to
+    say failure (a number, an enumeration, void): then the stand-in stops the
+    program rather than hand back a value the caller would take for a result.
+    `pointer`: the return type is a pointer once its typedefs are undone (NULL
+    is how the ACL and hi_mpi functions that return pointers fail)."""
+    if name in FAILURE_VALUES:
+        return FAILURE_VALUES[name]
+    if returns == "aclError":
+        return "ACL_ERROR_API_NOT_SUPPORT"
+    if returns == "drvError_t":
+        return "DRV_ERROR_NOT_SUPPORT"
+    if returns == "hi_s32":
+        for prefix, code in HI_NOT_SUPPORTED:
+            if name.startswith(prefix):
+                return code
+    if pointer:
+        return "NULL"
+    return None
 
 
 def stubs(library, include, out):
@@ -125,36 +179,47 @@ def stubs(library, include, out):
         if relative.startswith("experiment/"):
             relative = relative[len("experiment/ascend_hal/"):]
         lines.append('#include "%s"' % relative)
-    lines += ["/* hi_mpi's \"not supported\": HI_ERR_SYS_NOT_SUPPORT's value. */",
-              "#define MSSIM_HI_ERR_NOT_SUPPORT ((int)0xA0028008)",
-              "",
+    lines += ["",
+              "/* A stand-in that can say failure: once per function, unless",
+              " * MSSIM_QUIET_UNSIMULATED=1. */",
               "__attribute__((unused)) static void mssim_unsimulated(const char *name,",
+              "                                                      const char *result,",
               "                                                      int *said) {",
               "  const char *quiet = getenv(\"MSSIM_QUIET_UNSIMULATED\");",
               "  if (__atomic_exchange_n(said, 1, __ATOMIC_RELAXED) ||",
               "      (quiet && strcmp(quiet, \"1\") == 0))",
               "    return;",
               "  fprintf(stderr, \"mssim: %s is not simulated: it does nothing and \"",
-              "                  \"returns its API's not-supported result \"",
-              "                  \"(utils/simdevice/README.md)\\n\", name);",
+              "                  \"returns %s (utils/simdevice/README.md)\\n\", name, result);",
+              "}",
+              "",
+              "/* A stand-in that cannot: any value it returned would be taken for a",
+              " * result, so it stops the program, always saying why. */",
+              "__attribute__((unused, noreturn)) static void mssim_cannot_fail(const char *name) {",
+              "  fprintf(stderr, \"mssim: %s is not simulated, and its return value cannot \"",
+              "                  \"say so: stopping the program rather than making up a \"",
+              "                  \"result (utils/simdevice/README.md)\\n\", name);",
+              "  abort();",
               "}",
               ""]
     count = 0
     for _, path in mine:
-        for name, returns, parameters, variadic in declared(path, include_dirs(include)):
+        for name, returns, pointer, parameters, variadic in declared(path, include_dirs(include)):
             arguments = ", ".join("__typeof__(%s) a%d" % (t, i) for i, t in enumerate(parameters))
             if variadic:
                 arguments += ", ..."
             if not arguments:
                 arguments = "void"
-            result = not_supported(returns)
+            result = failure(name, returns, pointer)
             lines += ["__attribute__((weak, visibility(\"default\"))) __typeof__(%s)" % returns,
                       "%s(%s) {" % (name, arguments)]
             lines += ["  (void)a%d;" % i for i in range(len(parameters))]
-            lines += ["  static int said;",
-                      "  mssim_unsimulated(\"%s\", &said);" % name]
-            if result is not None:
-                lines.append("  return (__typeof__(%s))%s;" % (returns, result))
+            if result is None:
+                lines.append("  mssim_cannot_fail(\"%s\");" % name)
+            else:
+                lines += ["  static int said;",
+                          "  mssim_unsimulated(\"%s\", \"%s\", &said);" % (name, result),
+                          "  return (__typeof__(%s))%s;" % (returns, result)]
             lines += ["}", ""]
             count += 1
     text = "\n".join(lines) + "\n"
@@ -166,30 +231,113 @@ def stubs(library, include, out):
 
 
 def exported(toolkit, library):
+    """{name: nm type} of what `library` of `toolkit` exports (T: defined,
+    W: weak, a stand-in)."""
     path = os.path.join(toolkit, "lib64", library)
     if not os.path.exists(path):
-        return set()
+        return {}
     out = subprocess.run(["nm", "-D", "--defined-only", path], check=True,
                          capture_output=True, text=True).stdout
-    return {line.split()[-1] for line in out.splitlines() if line.strip()}
+    return {line.split()[-1]: line.split()[-2] for line in out.splitlines() if line.strip()}
+
+
+# The names of the public interface: what no library may export unless a
+# header declares it for that library.
+API_NAME = re.compile(r"^(acl|hi_mpi_|hi_vdec_|hal|drv)[A-Za-z0-9_]*$")
+
+
+def interface(toolkit):
+    """{library: {name: (return type, pointer)}} of what the toolkit's
+    headers declare."""
+    include = os.path.join(toolkit, "include")
+    by_library = {}
+    for relative, path in headers(include):
+        functions = by_library.setdefault(library_of(relative), {})
+        for name, returns, pointer, _, _ in declared(path, include_dirs(include)):
+            functions[name] = (returns, pointer)
+    return by_library
 
 
 def check(toolkit):
     toolkit = os.path.realpath(toolkit)
-    include = os.path.join(toolkit, "include")
-    by_library = {}
-    for relative, path in headers(include):
-        names = {f[0] for f in declared(path, include_dirs(include))}
-        by_library.setdefault(library_of(relative), set()).update(names)
-    missing = 0
+    problems = 0
+    by_library = interface(toolkit)
     for library in sorted(by_library):
-        names = by_library[library]
-        absent = sorted(names - exported(toolkit, library))
-        print("%s: %d function(s) declared, %d not exported" % (library, len(names), len(absent)))
+        names = set(by_library[library])
+        symbols = exported(toolkit, library)
+        absent = sorted(names - set(symbols))
+        undeclared = sorted(n for n in symbols if API_NAME.match(n) and n not in names)
+        print("%s: %d function(s) declared, %d not exported, %d exported but not declared"
+              % (library, len(names), len(absent), len(undeclared)))
         for name in absent:
             print("  declared but not exported: " + name)
-        missing += len(absent)
-    return 1 if missing else 0
+        for name in undeclared:
+            print("  exported but not declared: " + name)
+        problems += len(absent) + len(undeclared)
+    return 1 if problems else 0
+
+
+def counts(toolkit):
+    """Per library: functions declared, simulated (defined by the
+    simulation) and stood in (the weak stand-ins), by what the stand-ins do;
+    a Markdown table, and the stand-ins that stop the program by name."""
+    toolkit = os.path.realpath(toolkit)
+    rows, stopping = [], []
+    totals = [0, 0, 0, 0, 0]
+    for library, functions in sorted(interface(toolkit).items()):
+        symbols = exported(toolkit, library)
+        simulated = code = null = stop = 0
+        for name, (returns, pointer) in sorted(functions.items()):
+            if symbols.get(name) != "W":
+                simulated += 1
+                continue
+            result = failure(name, returns, pointer)
+            if result is None:
+                stop += 1
+                stopping.append(name)
+            elif result == "NULL":
+                null += 1
+            else:
+                code += 1
+        row = [len(functions), simulated, code, null, stop]
+        totals = [t + n for t, n in zip(totals, row)]
+        rows.append("| `%s` | %s |" % (library, " | ".join(str(n) for n in row)))
+    lines = ["| library | declared | simulated | stand-ins returning a failure code "
+             "| stand-ins returning NULL | stand-ins stopping the program |",
+             "|---|---|---|---|---|---|"] + rows
+    lines.append("| all | %s |" % " | ".join(str(n) for n in totals))
+    lines += ["", "The stand-ins that stop the program (their return value has no "
+              "way to say failure): " + ", ".join("`%s`" % n for n in sorted(stopping)) + "."]
+    return "\n".join(lines) + "\n"
+
+
+BEGIN = "<!-- public_api.py counts: generated, begin -->\n"
+END = "<!-- public_api.py counts: generated, end -->\n"
+
+
+def counts_in(readme, toolkit, update):
+    """Checks (or, with `update`, rewrites) the counts between the markers of
+    `readme`."""
+    text = open(readme).read()
+    if BEGIN not in text or END not in text:
+        sys.stderr.write("public_api.py: %s has no counts markers\n" % readme)
+        return 2
+    head, rest = text.split(BEGIN, 1)
+    old, tail = rest.split(END, 1)
+    new = counts(toolkit)
+    if old == new:
+        print("%s: the counts are those of %s" % (readme, toolkit))
+        return 0
+    if update:
+        with open(readme + ".tmp", "w") as f:
+            f.write(head + BEGIN + new + END + tail)
+        os.replace(readme + ".tmp", readme)
+        print("%s: counts updated" % readme)
+        return 0
+    print("%s: the counts are not those of %s (public_api.py counts --update):" % (readme, toolkit))
+    sys.stdout.writelines(difflib.unified_diff(old.splitlines(True), new.splitlines(True),
+                                               "README", "toolkit"))
+    return 1
 
 
 def main():
@@ -198,6 +346,11 @@ def main():
         return 0
     if len(sys.argv) == 3 and sys.argv[1] == "check":
         return check(sys.argv[2])
+    if len(sys.argv) == 3 and sys.argv[1] == "counts":
+        sys.stdout.write(counts(sys.argv[2]))
+        return 0
+    if len(sys.argv) == 5 and sys.argv[1] == "counts" and sys.argv[2] in ("--check", "--update"):
+        return counts_in(sys.argv[3], sys.argv[4], sys.argv[2] == "--update")
     sys.stderr.write(__doc__)
     return 2
 

@@ -425,6 +425,19 @@ ACL_FUNC_VISIBILITY aclError aclvdecSetChannelDescOutMode(
   return set("aclvdecSetChannelDescOutMode", channelDesc, kVdec,
              &aclvdecChannelDesc::outMode, outMode);
 }
+ACL_FUNC_VISIBILITY aclError aclvdecSetChannelDescBitDepth(
+    aclvdecChannelDesc *channelDesc, uint32_t bitDepth) {
+  return set("aclvdecSetChannelDescBitDepth", channelDesc, kVdec,
+             &aclvdecChannelDesc::bitDepth, bitDepth);
+}
+ACL_FUNC_VISIBILITY uint32_t
+aclvdecGetChannelDescOutMode(const aclvdecChannelDesc *channelDesc) {
+  return get(channelDesc, kVdec, &aclvdecChannelDesc::outMode);
+}
+ACL_FUNC_VISIBILITY uint32_t
+aclvdecGetChannelDescBitDepth(const aclvdecChannelDesc *channelDesc) {
+  return get(channelDesc, kVdec, &aclvdecChannelDesc::bitDepth);
+}
 ACL_FUNC_VISIBILITY uint32_t
 aclvdecGetChannelDescChannelId(const aclvdecChannelDesc *channelDesc) {
   return get(channelDesc, kVdec, &aclvdecChannelDesc::channelId);
@@ -509,6 +522,55 @@ ACL_FUNC_VISIBILITY aclError aclvencSetChannelDescKeyFrameInterval(
     aclvencChannelDesc *channelDesc, uint32_t keyFrameInterval) {
   return set("aclvencSetChannelDescKeyFrameInterval", channelDesc, kVenc,
              &aclvencChannelDesc::keyFrameInterval, keyFrameInterval);
+}
+ACL_FUNC_VISIBILITY aclError
+aclvencSetChannelDescBufAddr(aclvencChannelDesc *channelDesc, void *bufAddr) {
+  return set("aclvencSetChannelDescBufAddr", channelDesc, kVenc,
+             &aclvencChannelDesc::bufAddr, bufAddr);
+}
+ACL_FUNC_VISIBILITY aclError aclvencSetChannelDescBufSize(
+    aclvencChannelDesc *channelDesc, uint32_t bufSize) {
+  return set("aclvencSetChannelDescBufSize", channelDesc, kVenc,
+             &aclvencChannelDesc::bufSize, bufSize);
+}
+ACL_FUNC_VISIBILITY aclError
+aclvencSetChannelDescRcMode(aclvencChannelDesc *channelDesc, uint32_t rcMode) {
+  if (rcMode > 2)
+    return fail(ACL_ERROR_INVALID_PARAM, "aclvencSetChannelDescRcMode",
+                "rate control mode " + std::to_string(rcMode) +
+                    " is none of 0 (default), 1 (VBR), 2 (CBR)");
+  return set("aclvencSetChannelDescRcMode", channelDesc, kVenc,
+             &aclvencChannelDesc::rcMode, rcMode);
+}
+ACL_FUNC_VISIBILITY aclError aclvencSetChannelDescSrcRate(
+    aclvencChannelDesc *channelDesc, uint32_t srcRate) {
+  return set("aclvencSetChannelDescSrcRate", channelDesc, kVenc,
+             &aclvencChannelDesc::srcRate, srcRate);
+}
+ACL_FUNC_VISIBILITY aclError aclvencSetChannelDescMaxBitRate(
+    aclvencChannelDesc *channelDesc, uint32_t maxBitRate) {
+  return set("aclvencSetChannelDescMaxBitRate", channelDesc, kVenc,
+             &aclvencChannelDesc::maxBitRate, maxBitRate);
+}
+ACL_FUNC_VISIBILITY void *
+aclvencGetChannelDescBufAddr(const aclvencChannelDesc *channelDesc) {
+  return get(channelDesc, kVenc, &aclvencChannelDesc::bufAddr);
+}
+ACL_FUNC_VISIBILITY uint32_t
+aclvencGetChannelDescBufSize(const aclvencChannelDesc *channelDesc) {
+  return get(channelDesc, kVenc, &aclvencChannelDesc::bufSize);
+}
+ACL_FUNC_VISIBILITY uint32_t
+aclvencGetChannelDescRcMode(const aclvencChannelDesc *channelDesc) {
+  return get(channelDesc, kVenc, &aclvencChannelDesc::rcMode);
+}
+ACL_FUNC_VISIBILITY uint32_t
+aclvencGetChannelDescSrcRate(const aclvencChannelDesc *channelDesc) {
+  return get(channelDesc, kVenc, &aclvencChannelDesc::srcRate);
+}
+ACL_FUNC_VISIBILITY uint32_t
+aclvencGetChannelDescMaxBitRate(const aclvencChannelDesc *channelDesc) {
+  return get(channelDesc, kVenc, &aclvencChannelDesc::maxBitRate);
 }
 ACL_FUNC_VISIBILITY uint32_t
 aclvencGetChannelDescChannelId(const aclvencChannelDesc *channelDesc) {

@@ -14,6 +14,7 @@
 
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 struct aclDataBuffer {
@@ -21,10 +22,23 @@ struct aclDataBuffer {
   size_t size;
 };
 
+// As the real library keeps one: the origin format and shape that
+// aclCreateTensorDesc, aclSetTensorOriginFormat/-Shape and the getters use,
+// and the storage format and shape that aclSetTensorFormat/-Shape (and their
+// deprecated Storage twins) set.
 struct aclTensorDesc {
   aclDataType type;
   aclFormat format;
   std::vector<int64_t> dims;
+  aclFormat storageFormat = ACL_FORMAT_UNDEFINED;
+  std::vector<int64_t> storageDims;
+  std::vector<std::pair<int64_t, int64_t>> shapeRange;
+  std::vector<std::pair<int64_t, int64_t>> valueRange;
+  std::string name;
+  std::string dynamicInputName;
+  std::vector<char> constData; // aclSetTensorConst's copy
+  bool isConst = false;
+  aclMemType memType = ACL_MEMTYPE_DEVICE;
 };
 
 struct aclmdlDataset {

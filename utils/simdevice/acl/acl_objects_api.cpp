@@ -21,6 +21,50 @@ size_t elementCount(const aclTensorDesc &desc) {
   return count;
 }
 
+/// `desc` if it is a live tensor description, else null with the error
+/// recorded against `api`.
+aclTensorDesc *liveTensorDesc(const char *api, aclTensorDesc *desc) {
+  if (Runtime::instance().isLive(desc, HandleKind::TensorDesc))
+    return desc;
+  fail(ACL_ERROR_INVALID_PARAM, api,
+       hexAddress(desc) + " is not a live tensor description");
+  return nullptr;
+}
+
+aclError setFormat(const char *api, aclTensorDesc *desc,
+                   aclFormat aclTensorDesc::*field, aclFormat format) {
+  if (!liveTensorDesc(api, desc))
+    return ACL_ERROR_INVALID_PARAM;
+  desc->*field = format;
+  return ACL_SUCCESS;
+}
+
+aclError setShape(const char *api, aclTensorDesc *desc,
+                  std::vector<int64_t> aclTensorDesc::*field, int numDims,
+                  const int64_t *dims) {
+  if (!liveTensorDesc(api, desc))
+    return ACL_ERROR_INVALID_PARAM;
+  if (!dims || numDims < 0)
+    return fail(ACL_ERROR_INVALID_PARAM, api,
+                "dims is null or numDims is negative");
+  desc->*field = std::vector<int64_t>(dims, dims + numDims);
+  return ACL_SUCCESS;
+}
+
+aclError
+setRanges(const char *api, aclTensorDesc *desc,
+          std::vector<std::pair<int64_t, int64_t>> aclTensorDesc::*field,
+          size_t count, const int64_t (*ranges)[2]) {
+  if (!liveTensorDesc(api, desc))
+    return ACL_ERROR_INVALID_PARAM;
+  if (count > 0 && !ranges)
+    return fail(ACL_ERROR_INVALID_PARAM, api, "the ranges are null");
+  (desc->*field).clear();
+  for (size_t i = 0; i < count; ++i)
+    (desc->*field).emplace_back(ranges[i][0], ranges[i][1]);
+  return ACL_SUCCESS;
+}
+
 template <typename T>
 void elementwise(const std::string &op, const T *a, const T *b, T *out,
                  size_t n) {
@@ -253,10 +297,11 @@ ACL_FUNC_VISIBILITY aclTensorDesc *aclCreateTensorDesc(aclDataType dataType,
          "dims is null or numDims is negative");
     return nullptr;
   }
-  return trackHandle(
-      new aclTensorDesc{dataType, format,
-                        std::vector<int64_t>(dims, dims + numDims)},
-      HandleKind::TensorDesc);
+  auto *desc = new aclTensorDesc;
+  desc->type = dataType;
+  desc->format = format;
+  desc->dims.assign(dims, dims + numDims);
+  return trackHandle(desc, HandleKind::TensorDesc);
 }
 
 ACL_FUNC_VISIBILITY void aclDestroyTensorDesc(const aclTensorDesc *desc) {
@@ -296,9 +341,12 @@ ACL_FUNC_VISIBILITY size_t aclGetTensorDescSize(const aclTensorDesc *desc) {
 }
 
 ACL_FUNC_VISIBILITY size_t aclGetTensorDescNumDims(const aclTensorDesc *desc) {
-  return Runtime::instance().isLive(desc, HandleKind::TensorDesc)
-             ? desc->dims.size()
-             : 0;
+  if (!Runtime::instance().isLive(desc, HandleKind::TensorDesc))
+    return 0;
+  // A shape of unknown rank is the single dimension -2.
+  if (!desc->dims.empty() && desc->dims[0] == -2)
+    return static_cast<size_t>(ACL_UNKNOWN_RANK);
+  return desc->dims.size();
 }
 
 ACL_FUNC_VISIBILITY aclError aclGetTensorDescDimV2(const aclTensorDesc *desc,
@@ -309,6 +357,159 @@ ACL_FUNC_VISIBILITY aclError aclGetTensorDescDimV2(const aclTensorDesc *desc,
     return fail(ACL_ERROR_INVALID_PARAM, "aclGetTensorDescDimV2",
                 "unknown description or index out of range");
   *dimSize = desc->dims[index];
+  return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY int64_t aclGetTensorDescDim(const aclTensorDesc *desc,
+                                                size_t index) {
+  if (!Runtime::instance().isLive(desc, HandleKind::TensorDesc) ||
+      index >= desc->dims.size()) {
+    fail(ACL_ERROR_INVALID_PARAM, "aclGetTensorDescDim",
+         "unknown description or index out of range");
+    return -1;
+  }
+  return desc->dims[index];
+}
+
+ACL_FUNC_VISIBILITY aclError aclGetTensorDescDimRange(const aclTensorDesc *desc,
+                                                      size_t index,
+                                                      size_t dimRangeNum,
+                                                      int64_t *dimRange) {
+  if (!dimRange || !Runtime::instance().isLive(desc, HandleKind::TensorDesc) ||
+      index >= desc->shapeRange.size())
+    return fail(ACL_ERROR_INVALID_PARAM, "aclGetTensorDescDimRange",
+                "unknown description, or no range set for that dimension");
+  if (dimRangeNum < ACL_TENSOR_SHAPE_RANGE_NUM)
+    return fail(ACL_ERROR_INVALID_PARAM, "aclGetTensorDescDimRange",
+                "dimRangeNum is below 2");
+  dimRange[0] = desc->shapeRange[index].first;
+  dimRange[1] = desc->shapeRange[index].second;
+  return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY void aclSetTensorDescName(aclTensorDesc *desc,
+                                              const char *name) {
+  if (!Runtime::instance().isLive(desc, HandleKind::TensorDesc)) {
+    fail(ACL_ERROR_INVALID_PARAM, "aclSetTensorDescName",
+         hexAddress(desc) + " is not a live tensor description");
+    return;
+  }
+  desc->name = name ? name : "";
+}
+
+ACL_FUNC_VISIBILITY const char *aclGetTensorDescName(aclTensorDesc *desc) {
+  return Runtime::instance().isLive(desc, HandleKind::TensorDesc)
+             ? desc->name.c_str()
+             : "";
+}
+
+ACL_FUNC_VISIBILITY void *aclGetTensorDescAddress(const aclTensorDesc *desc) {
+  // Only the descriptions of an operator's tensors that
+  // aclmdlCreateAndGetOpDesc makes carry an address, and the simulation makes
+  // none: a description of the application's has none.
+  if (!Runtime::instance().isLive(desc, HandleKind::TensorDesc))
+    fail(ACL_ERROR_INVALID_PARAM, "aclGetTensorDescAddress",
+         hexAddress(desc) + " is not a live tensor description");
+  return nullptr;
+}
+
+ACL_FUNC_VISIBILITY aclTensorDesc *aclGetTensorDescByIndex(aclTensorDesc *desc,
+                                                           size_t index) {
+  // The real call indexes the array aclmdlCreateAndGetOpDesc returns; every
+  // description here is one of its own, so index 0 is all there is.
+  if (!Runtime::instance().isLive(desc, HandleKind::TensorDesc) || index != 0) {
+    fail(ACL_ERROR_INVALID_PARAM, "aclGetTensorDescByIndex",
+         "unknown description, or an index past its one element");
+    return nullptr;
+  }
+  return desc;
+}
+
+// As the real library: aclSetTensorFormat and aclSetTensorShape set the
+// storage format and shape; the Origin setters what the getters return.
+ACL_FUNC_VISIBILITY aclError aclSetTensorFormat(aclTensorDesc *desc,
+                                                aclFormat format) {
+  return setFormat("aclSetTensorFormat", desc, &aclTensorDesc::storageFormat,
+                   format);
+}
+
+ACL_FUNC_VISIBILITY aclError aclSetTensorStorageFormat(aclTensorDesc *desc,
+                                                       aclFormat format) {
+  return setFormat("aclSetTensorStorageFormat", desc,
+                   &aclTensorDesc::storageFormat, format);
+}
+
+ACL_FUNC_VISIBILITY aclError aclSetTensorOriginFormat(aclTensorDesc *desc,
+                                                      aclFormat format) {
+  return setFormat("aclSetTensorOriginFormat", desc, &aclTensorDesc::format,
+                   format);
+}
+
+ACL_FUNC_VISIBILITY aclError aclSetTensorShape(aclTensorDesc *desc, int numDims,
+                                               const int64_t *dims) {
+  return setShape("aclSetTensorShape", desc, &aclTensorDesc::storageDims,
+                  numDims, dims);
+}
+
+ACL_FUNC_VISIBILITY aclError aclSetTensorStorageShape(aclTensorDesc *desc,
+                                                      int numDims,
+                                                      const int64_t *dims) {
+  return setShape("aclSetTensorStorageShape", desc, &aclTensorDesc::storageDims,
+                  numDims, dims);
+}
+
+ACL_FUNC_VISIBILITY aclError aclSetTensorOriginShape(aclTensorDesc *desc,
+                                                     int numDims,
+                                                     const int64_t *dims) {
+  return setShape("aclSetTensorOriginShape", desc, &aclTensorDesc::dims,
+                  numDims, dims);
+}
+
+ACL_FUNC_VISIBILITY aclError
+aclSetTensorShapeRange(aclTensorDesc *desc, size_t dimsCount,
+                       int64_t dimsRange[][ACL_TENSOR_SHAPE_RANGE_NUM]) {
+  return setRanges("aclSetTensorShapeRange", desc, &aclTensorDesc::shapeRange,
+                   dimsCount, dimsRange);
+}
+
+ACL_FUNC_VISIBILITY aclError
+aclSetTensorValueRange(aclTensorDesc *desc, size_t valueCount,
+                       int64_t valueRange[][ACL_TENSOR_VALUE_RANGE_NUM]) {
+  return setRanges("aclSetTensorValueRange", desc, &aclTensorDesc::valueRange,
+                   valueCount, valueRange);
+}
+
+ACL_FUNC_VISIBILITY aclError
+aclSetTensorDynamicInput(aclTensorDesc *desc, const char *dynamicInputName) {
+  if (!liveTensorDesc("aclSetTensorDynamicInput", desc))
+    return ACL_ERROR_INVALID_PARAM;
+  if (!dynamicInputName)
+    return fail(ACL_ERROR_INVALID_PARAM, "aclSetTensorDynamicInput",
+                "dynamicInputName is null");
+  desc->dynamicInputName = dynamicInputName;
+  return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclSetTensorConst(aclTensorDesc *desc,
+                                               void *dataBuffer,
+                                               size_t length) {
+  if (!liveTensorDesc("aclSetTensorConst", desc))
+    return ACL_ERROR_INVALID_PARAM;
+  if (!dataBuffer || length == 0)
+    return fail(ACL_ERROR_INVALID_PARAM, "aclSetTensorConst",
+                "the data is null or empty");
+  // The real library copies the bytes on the host: they are host memory.
+  const char *bytes = static_cast<const char *>(dataBuffer);
+  desc->constData.assign(bytes, bytes + length);
+  desc->isConst = true;
+  return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclSetTensorPlaceMent(aclTensorDesc *desc,
+                                                   aclMemType memType) {
+  if (!liveTensorDesc("aclSetTensorPlaceMent", desc))
+    return ACL_ERROR_INVALID_PARAM;
+  desc->memType = memType;
   return ACL_SUCCESS;
 }
 

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "runtime.h"
 
+#include <atomic>
 #include <chrono>
 #include <thread>
 
@@ -45,6 +46,12 @@ std::shared_ptr<Event> eventOf(const char *api, aclrtEvent handle) {
   return object->event;
 }
 
+// What the application set that the simulation never acts on: no
+// simulated task faults or times out.
+std::atomic<aclrtExceptionInfoCallback> ExceptionCallback{nullptr};
+std::atomic<uint32_t> OpWaitTimeout{0};
+std::atomic<uint32_t> OpExecuteTimeout{0};
+
 bool validDevice(int32_t device) {
   uint32_t count = 0;
   drvGetDevNum(&count);
@@ -69,17 +76,18 @@ ACL_FUNC_VISIBILITY aclError
 aclrtSetExceptionInfoCallback(aclrtExceptionInfoCallback callback) {
   // Kept as the real runtime keeps it; a simulated task never faults, so it
   // is never called.
-  (void)callback;
+  ExceptionCallback.store(callback);
   return ACL_SUCCESS;
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtSetOpWaitTimeout(uint32_t timeout) {
-  (void)timeout; // operators run at once on the host
+  // Kept; operators run at once on the host, so none ever times out.
+  OpWaitTimeout.store(timeout);
   return ACL_SUCCESS;
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtSetOpExecuteTimeOut(uint32_t timeout) {
-  (void)timeout;
+  OpExecuteTimeout.store(timeout);
   return ACL_SUCCESS;
 }
 

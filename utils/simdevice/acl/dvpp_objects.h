@@ -69,6 +69,7 @@ struct aclvdecChannelDesc {
   uint32_t outPicHeight = 0;
   uint32_t refFrameNum = 0;
   uint32_t outMode = 0;
+  uint32_t bitDepth = 0; // 0: 8 bits
   // While the channel exists (aclvdecCreateChannel): its device memory and
   // the two streams the real library makes for it, the second bound to the
   // callback thread.
@@ -88,6 +89,15 @@ struct aclvencChannelDesc {
   uint32_t picWidth = 0;
   uint32_t picHeight = 0;
   uint32_t keyFrameInterval = 0;
+  // The output buffer an application may give the encoder, its size (8 MiB,
+  // the documented default), rate control (0: the product's default mode),
+  // the input frame rate and the maximum bit rate (0: the default). Kept
+  // for the getters; the simulated encoder uses a buffer of its own.
+  void *bufAddr = nullptr;
+  uint32_t bufSize = 8U << 20;
+  uint32_t rcMode = 0;
+  uint32_t srcRate = 0;
+  uint32_t maxBitRate = 0;
   // While the channel exists (aclvencCreateChannel): its device memory,
   // the output buffer the encoded frames go to, its stream (bound to the
   // callback thread), the output description handed to the callback, and
