@@ -101,6 +101,22 @@ TEST_F(AclMemory, DvppMemoryThroughBothApis) {
   EXPECT_EQ(acldvppMalloc(&acl, 0), ACL_ERROR_INVALID_PARAM);
 }
 
+TEST_F(AclMemory, DvppMemoryWithAConfiguration) {
+  void *dvpp = nullptr;
+  ASSERT_EQ(
+      acldvppMallocWithCfg(&dvpp, 1000, ACL_MEM_MALLOC_HUGE_FIRST, nullptr),
+      ACL_SUCCESS);
+  EXPECT_EQ(memType(dvpp), static_cast<uint32_t>(DV_MEM_LOCK_DEV_DVPP));
+  EXPECT_EQ(deviceBytesInUse() - Baseline, 1024u) << "not padded as GM is";
+  EXPECT_EQ(acldvppMallocWithCfg(
+                &dvpp, 64, static_cast<aclrtMemMallocPolicy>(0x77), nullptr),
+            ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(
+      acldvppMallocWithCfg(nullptr, 64, ACL_MEM_MALLOC_HUGE_FIRST, nullptr),
+      ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(acldvppFree(dvpp), ACL_SUCCESS);
+}
+
 TEST_F(AclMemory, HostRegistrationGivesADeviceView) {
   std::vector<int> host(1024, 5);
   void *view = nullptr, *device = nullptr;

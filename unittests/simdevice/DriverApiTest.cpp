@@ -135,7 +135,7 @@ TEST(DriverApi, ReservedAddressesMapPhysicalMemory) {
             DRV_ERROR_NONE);
   EXPECT_EQ(address(va) % granule, 0u);
   drv_mem_prop prop = {};
-  prop.side = MEM_LOCATION_TYPE_DEVICE;
+  prop.side = MEM_DEV_SIDE;
   drv_mem_handle_t *handle = nullptr;
   uint64_t before = freeBytes(0);
   ASSERT_EQ(halMemCreate(&handle, granule, &prop, 0), DRV_ERROR_NONE);

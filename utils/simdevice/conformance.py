@@ -1,28 +1,50 @@
 #!/usr/bin/env python3
-"""Does a toolkit's ACL interface match a real one's, name for name?
+"""Does a toolkit's interface match a real one's, name for name?
 
-  conformance.py table [--dvpp] INCLUDE_DIR > TABLE.tsv
-      Reads the ACL headers under INCLUDE_DIR (a real toolkit's include/
-      folder: acl/acl.h, acl/acl_prof.h, acl/acl_op_compiler.h,
-      acl/ops/acl_cblas.h and what they include; with --dvpp also
-      acl/ops/acl_dvpp.h and acl/dvpp/hi_dvpp.h, ENABLE_DVPP_INTERFACE
-      defined) with clang and writes what they declare, one line each,
-      tab-separated:
-        function    NAME  TYPE      (the function's type as the header spells it)
-        enumerator  NAME  VALUE
-        constant    NAME  VALUE     (a static const int, e.g. an ACL error code)
-        macro       NAME  VALUE     (an object-like macro with an integer value)
-  conformance.py check [--dvpp] INCLUDE_DIR TABLE.tsv
-      Compiles, against the headers under INCLUDE_DIR (the simulated
-      toolkit's), a C++ file asserting each line of TABLE: the function is
-      declared with that type, the enumerator, constant or macro has that
-      value, and a constant is not a macro nor a macro a constant. Prints each
-      line that does not hold and a summary; exit status 1 if one does not.
+  conformance.py table [--set SET] INCLUDE_DIR > TABLE.tsv
+      Reads one set of headers under INCLUDE_DIR (a real toolkit's include/
+      folder, or a public copy of its headers) with clang and writes what
+      they declare, one line each, tab-separated:
+        function    NAME  TYPE           (as the header spells it)
+        enumerator  NAME  VALUE  ENUM    (its enumeration's name, or
+                                          "(anonymous)")
+        constant    NAME  VALUE  TYPE    (a static const, e.g. an ACL error
+                                          code: "const int")
+        macro       NAME  VALUE          (an object-like macro with an
+                                          integer value)
+        compiles    LANGUAGE  yes|no     (whether the set's header compiles
+                                          as C, as C++ on its own)
+  conformance.py check [--set SET] [--subset] [--ours OURS.tsv] INCLUDE_DIR TABLE.tsv
+      Checks the headers under INCLUDE_DIR (the simulated toolkit's) against
+      TABLE, both ways. Each line of TABLE must hold there: a C++ file is
+      compiled asserting that the function has that type; that the
+      enumerator is one, of that enumeration, with that value; that the
+      constant is neither a macro nor an enumerator but of that type and
+      value; that the macro is a macro of that value; and the header set is
+      compiled as C and as C++ on its own. With --subset only the lines
+      whose name the toolkit declares are checked (for a header the
+      simulation declares part of, such as the driver's). And every
+      function, enumerator, constant and macro the toolkit declares must be
+      in TABLE, unless OURS lists it (KIND, NAME and the reason,
+      tab-separated); a line of OURS that no longer applies is a problem too.
+      Prints each problem and a summary; exit status 1 if there is one.
 
-The tables in utils/simdevice/reference/ were made with `table` from the
-public headers of real releases; `check` against the latest simulated
-toolkit is lit-tests/simdevice/conformance.test.
+Sets (SET; INCLUDE_DIR is the folder the set's header is included from):
+  acl      acl/acl.h, acl/acl_prof.h, acl/acl_op_compiler.h,
+           acl/ops/acl_cblas.h and what they include (the default)
+  dvpp     acl/ops/acl_dvpp.h (ENABLE_DVPP_INTERFACE defined); its own
+           declarations only
+  himpi    acl/dvpp/hi_dvpp.h; the declarations of acl/dvpp/*
+  driver   driver/ascend_hal.h; the declarations of driver/* (INCLUDE_DIR is
+           a toolkit's include/experiment/ascend_hal)
+
+The tables in utils/simdevice/reference/ were made with `table` from public
+copies of the real headers (each table's first lines say which);
+lit-tests/simdevice/conformance.test checks the latest simulated toolkit
+against them. A user with a real toolkit can make tables of its headers and
+check the simulation against those.
 """
+import argparse
 import json
 import os
 import re
@@ -30,21 +52,28 @@ import subprocess
 import sys
 
 CLANG = os.environ.get("MSSIM_CLANG", "clang-19")
-HEADERS = ["acl/acl.h", "acl/acl_prof.h", "acl/acl_op_compiler.h",
-           "acl/ops/acl_cblas.h"]
-DVPP_HEADERS = ["acl/ops/acl_dvpp.h", "acl/dvpp/hi_dvpp.h"]
+SETS = {
+    # name: (headers included, prefix of the files whose declarations count)
+    "acl": (["acl/acl.h", "acl/acl_prof.h", "acl/acl_op_compiler.h", "acl/ops/acl_cblas.h"],
+            "acl/"),
+    "dvpp": (["acl/ops/acl_dvpp.h"], "acl/ops/acl_dvpp.h"),
+    "himpi": (["acl/dvpp/hi_dvpp.h"], "acl/dvpp/"),
+    "driver": (["driver/ascend_hal.h"], "driver/"),
+}
+LANGUAGES = (("c", ["-x", "c"]), ("c++", ["-x", "c++", "-std=c++17"]))
 INTEGER = re.compile(r"^\(?-?(?:0[xX][0-9a-fA-F]+|\d+)[uUlL]*\)?$")
+KINDS = ("function", "enumerator", "constant", "macro")
+ORDER = {"compiles": 0, "function": 1, "enumerator": 2, "constant": 3, "macro": 4}
 
 
 def source(headers):
-    return "#define ENABLE_DVPP_INTERFACE\n" + "".join(
-        '#include "%s"\n' % h for h in headers)
+    return "#define ENABLE_DVPP_INTERFACE\n" + "".join('#include "%s"\n' % h for h in headers)
 
 
-def clang(include, arguments, stdin):
-    command = [CLANG, "-x", "c++", "-std=c++17", "-I", include,
-               "-I", os.path.join(include, "acl")] + arguments + ["-"]
-    return subprocess.run(command, input=stdin, capture_output=True, text=True)
+def clang(include, arguments, stdin, language=("-x", "c++", "-std=c++17")):
+    command = [CLANG] + list(language) + ["-I", include, "-I", os.path.join(include, "acl")]
+    return subprocess.run(command + arguments + ["-"], input=stdin, capture_output=True,
+                          text=True)
 
 
 def integer_literal(node):
@@ -64,14 +93,27 @@ def integer_literal(node):
     return None
 
 
-def table(include, headers):
+def counts(path, include, prefix):
+    """Whether declarations in `path` belong to the set (under `include`,
+    below `prefix`)."""
+    if not path:
+        return False
+    relative = os.path.relpath(os.path.realpath(path), include)
+    return not relative.startswith("..") and relative.startswith(prefix)
+
+
+def entries(include, set_name):
+    """{(kind, name): (value, type)} of what the set's headers under
+    `include` declare, or None if they do not compile as C++. The type is an
+    enumerator's enumeration and a constant's declared type; None for the
+    other kinds. Also ("compiles", LANGUAGE): ("yes" | "no", None)."""
     include = os.path.realpath(include)
-    result = clang(include, ["-fsyntax-only", "-Xclang", "-ast-dump=json"],
-                   source(headers))
+    headers, prefix = SETS[set_name]
+    result = clang(include, ["-fsyntax-only", "-Xclang", "-ast-dump=json"], source(headers))
     if result.returncode != 0:
         sys.stderr.write(result.stderr)
-        return 1
-    entries = {}
+        return None
+    found = {}
 
     def walk(node, file):
         for child in node.get("inner", []):
@@ -80,10 +122,10 @@ def table(include, headers):
             if kind == "LinkageSpecDecl":
                 file = walk(child, file)
                 continue
-            if not file or not os.path.realpath(file).startswith(include):
+            if not counts(file, include, prefix):
                 continue
             if kind == "FunctionDecl":
-                entries[("function", child["name"])] = child["type"]["qualType"]
+                found[("function", child["name"])] = (child["type"]["qualType"], None)
             elif kind == "EnumDecl":
                 value = -1
                 for constant in child.get("inner", []):
@@ -91,43 +133,79 @@ def table(include, headers):
                         continue
                     explicit = integer_literal(constant)
                     value = explicit if explicit is not None else value + 1
-                    entries[("enumerator", constant["name"])] = str(value)
-            elif kind == "VarDecl" and child["name"].startswith("ACL_"):
+                    enumeration = constant["type"]["qualType"]
+                    if enumeration.startswith("(") or " at " in enumeration:
+                        enumeration = "(anonymous)"
+                    found[("enumerator", constant["name"])] = (str(value), enumeration)
+            elif kind == "VarDecl" and child.get("storageClass") == "static":
                 value = integer_literal(child)
                 if value is not None:
-                    entries[("constant", child["name"])] = str(value)
+                    found[("constant", child["name"])] = (str(value), child["type"]["qualType"])
         return file
 
     walk(json.loads(result.stdout), None)
-    builtin = set(clang(include, ["-E", "-dM"],
-                        "#define ENABLE_DVPP_INTERFACE\n").stdout.splitlines())
-    for line in clang(include, ["-E", "-dM"],
-                      source(headers)).stdout.splitlines():
-        match = re.match(r"#define (\w+) (.+)$", line)
-        if line in builtin or not match or not INTEGER.match(match.group(2)):
+    # Macros, with the file each is defined in: -dD keeps the #defines in
+    # the preprocessed output, between line markers naming their files.
+    file = None
+    for line in clang(include, ["-E", "-dD"], source(headers)).stdout.splitlines():
+        marker = re.match(r'^# \d+ "(.*)"', line)
+        if marker:
+            file = marker.group(1)
             continue
-        if match.group(1).startswith("INC_") or match.group(1).endswith("_H_"):
+        match = re.match(r"#define (\w+) (.+)$", line)
+        if not match or not counts(file, include, prefix):
+            continue
+        name, value = match.group(1), match.group(2).strip()
+        if not INTEGER.match(value) or name.startswith("INC_") or name.endswith("_H_") \
+                or name.endswith("_H"):
             continue  # include guards
-        entries[("macro", match.group(1))] = match.group(2)
-    order = {"function": 0, "enumerator": 1, "constant": 2, "macro": 3}
-    for (kind, name), value in sorted(entries.items(),
-                                      key=lambda e: (order[e[0][0]], e[0][1])):
-        print("%s\t%s\t%s" % (kind, name, value))
+        found[("macro", name)] = (value, None)
+    for language, flags in LANGUAGES:
+        compiled = clang(include, ["-fsyntax-only"], source(headers), flags).returncode == 0
+        found[("compiles", language)] = ("yes" if compiled else "no", None)
+    return found
+
+
+def table(include, set_name):
+    found = entries(include, set_name)
+    if found is None:
+        return 1
+    for (kind, name), (value, type_) in sorted(found.items(),
+                                               key=lambda e: (ORDER[e[0][0]], e[0][1])):
+        print("\t".join([kind, name, value] + ([type_] if type_ else [])))
     return 0
 
 
 def read_table(path):
-    entries = []
-    for line in open(path):
+    """[(kind, name, value, type or None)] of a table file."""
+    rows = []
+    for number, line in enumerate(open(path), 1):
         line = line.rstrip("\n")
         if not line or line.startswith("#"):
             continue
-        kind, name, value = line.split("\t")
-        entries.append((kind, name, value))
-    return entries
+        fields = line.split("\t")
+        if len(fields) not in (3, 4) or fields[0] not in ORDER:
+            sys.exit("conformance.py: %s:%d: not a table line: %s" % (path, number, line))
+        rows.append(tuple(fields) + ((None,) if len(fields) == 3 else ()))
+    return rows
 
 
-def assertion(kind, name, value):
+def read_ours(path):
+    """{(kind, name): reason} of an OURS file."""
+    ours = {}
+    for number, line in enumerate(open(path), 1):
+        line = line.rstrip("\n")
+        if not line or line.startswith("#"):
+            continue
+        fields = line.split("\t")
+        if len(fields) != 3 or fields[0] not in KINDS or not fields[2].strip():
+            sys.exit("conformance.py: %s:%d: want KIND, NAME and a reason, tab-separated: %s"
+                     % (path, number, line))
+        ours[(fields[0], fields[1])] = fields[2]
+    return ours
+
+
+def assertion(kind, name, value, type_):
     """C++ lines asserting one table entry."""
     if kind == "function":
         return ["static_assert(std::is_same<decltype(&%s), "
@@ -135,56 +213,106 @@ def assertion(kind, name, value):
     if kind == "macro":
         return ["#ifndef %s" % name, "#error %s is not a macro" % name, "#endif",
                 "static_assert((%s) == (%s), \"%s\");" % (name, value, name)]
-    lines = []
-    if kind == "constant":
-        lines = ["#ifdef %s" % name, "#error %s is a macro" % name, "#endif"]
-    return lines + ["static_assert((long long)(%s) == (%sLL), \"%s\");"
-                    % (name, value, name)]
+    lines = ["#ifdef %s" % name, "#error %s is a macro" % name, "#endif",
+             "static_assert((long long)(%s) == (%sLL), \"%s has another value\");"
+             % (name, value, name)]
+    if kind == "enumerator":
+        if type_ and type_ != "(anonymous)":
+            lines.append("static_assert(std::is_same<decltype(%s), %s>::value, "
+                         "\"%s is not an enumerator of %s\");" % (name, type_, name, type_))
+        else:
+            lines.append("static_assert(std::is_enum<decltype(%s)>::value, "
+                         "\"%s is not an enumerator\");" % (name, name))
+    elif kind == "constant" and type_:
+        lines.append("static_assert(std::is_same<decltype(%s), %s>::value, "
+                     "\"%s is not a %s\");" % (name, type_, name, type_))
+    return lines
 
 
-def check(include, table_path, headers):
+def check(include, table_path, set_name, subset, ours_path):
     include = os.path.realpath(include)
-    lines = source(headers).splitlines() + ["#include <type_traits>"]
-    owner = {}
-    entries = read_table(table_path)
-    for entry in entries:
-        for text in assertion(*entry):
-            lines.append(text)
-            owner[len(lines)] = entry
-    result = clang(include, ["-fsyntax-only", "-ferror-limit=0", "-w"],
-                   "\n".join(lines) + "\n")
-    failing = []
-    for match in re.finditer(r"^<stdin>:(\d+):\d+: error: (.*)$",
-                             result.stderr, re.M):
-        entry = owner.get(int(match.group(1)))
-        if entry is not None and entry not in failing:
-            failing.append(entry)
-            print("does not match: %s %s %s (%s)" % (entry + (match.group(2),)))
-    if result.returncode != 0 and not failing:
-        sys.stderr.write(result.stderr)
+    rows = read_table(table_path)
+    ours = read_ours(ours_path) if ours_path else {}
+    declared = entries(include, set_name)
+    if declared is None:
         print("the headers under %s do not compile" % include)
         return 1
-    counts = {}
-    for kind, _, _ in entries:
-        counts[kind] = counts.get(kind, 0) + 1
-    print("%d of %d entries match (%s)" % (
-        len(entries) - len(failing), len(entries),
-        ", ".join("%d %ss" % (n, k) for k, n in sorted(counts.items()))))
-    return 1 if failing else 0
+    names = {name for kind, name in declared if kind != "compiles"}
+    if subset:
+        rows = [row for row in rows if row[0] == "compiles" or row[1] in names]
+    problems = 0
+    lines = source(SETS[set_name][0]).splitlines() + ["#include <type_traits>"]
+    owner = {}
+    for row in rows:
+        if row[0] == "compiles":
+            actual = declared[("compiles", row[1])][0]
+            if actual != row[2]:
+                print("does not match: compiles %s %s (it %s)"
+                      % (row[1], row[2], "does" if actual == "yes" else "does not"))
+                problems += 1
+            continue
+        for text in assertion(*row):
+            lines.append(text)
+            owner[len(lines)] = row
+    result = clang(include, ["-fsyntax-only", "-ferror-limit=0", "-w"], "\n".join(lines) + "\n")
+    failing = []
+    for match in re.finditer(r"^<stdin>:(\d+):\d+: error: (.*)$", result.stderr, re.M):
+        row = owner.get(int(match.group(1)))
+        if row is not None and row not in failing:
+            failing.append(row)
+            print("does not match: %s (%s)" % (" ".join(f for f in row if f), match.group(2)))
+    if result.returncode != 0 and not failing:
+        sys.stderr.write(result.stderr)
+        print("the check of the headers under %s does not compile" % include)
+        return 1
+    problems += len(failing)
+    # The other way: what the toolkit declares that the table does not.
+    listed = {(row[0], row[1]) for row in read_table(table_path)}
+    extra = 0
+    for key in sorted(declared, key=lambda k: (ORDER[k[0]], k[1])):
+        if key[0] == "compiles" or key in listed:
+            continue
+        if key in ours:
+            continue
+        print("not in the reference: %s %s" % key)
+        extra += 1
+    for key in sorted(ours):
+        if key not in declared:
+            print("listed as ours but not declared: %s %s" % key)
+            extra += 1
+        elif key in listed:
+            print("listed as ours but in the reference: %s %s" % key)
+            extra += 1
+    problems += extra
+    tally = {}
+    for row in rows:
+        tally[row[0]] = tally.get(row[0], 0) + 1
+    checked = len(rows)
+    print("%d of %d entries match (%s); %d declaration(s) not in the reference (%d listed as ours)"
+          % (checked - len(failing) - sum(1 for r in rows if r[0] == "compiles"
+                                         and declared[("compiles", r[1])][0] != r[2]),
+             checked, ", ".join("%d %s" % (n, k) for k, n in sorted(tally.items())),
+             extra, sum(1 for k in ours if k in declared and k not in listed)))
+    return 1 if problems else 0
 
 
 def main():
-    arguments = sys.argv[1:]
-    headers = HEADERS
-    if len(arguments) > 1 and arguments[1] == "--dvpp":
-        headers = HEADERS + DVPP_HEADERS
-        del arguments[1]
-    if len(arguments) == 2 and arguments[0] == "table":
-        return table(arguments[1], headers)
-    if len(arguments) == 3 and arguments[0] == "check":
-        return check(arguments[1], arguments[2], headers)
-    sys.stderr.write(__doc__)
-    return 2
+    parser = argparse.ArgumentParser(usage=__doc__, add_help=False)
+    parser.add_argument("command", choices=("table", "check"))
+    parser.add_argument("--set", default="acl", choices=sorted(SETS))
+    parser.add_argument("--subset", action="store_true")
+    parser.add_argument("--ours")
+    parser.add_argument("include")
+    parser.add_argument("table", nargs="?")
+    arguments = parser.parse_args()
+    if arguments.command == "table":
+        if arguments.table or arguments.subset or arguments.ours:
+            parser.error("table takes --set and INCLUDE_DIR only")
+        return table(arguments.include, arguments.set)
+    if not arguments.table:
+        parser.error("check wants INCLUDE_DIR and TABLE")
+    return check(arguments.include, arguments.table, arguments.set, arguments.subset,
+                 arguments.ours)
 
 
 if __name__ == "__main__":

@@ -184,6 +184,19 @@ ACL_FUNC_VISIBILITY aclError acldvppMalloc(void **devPtr, size_t size) {
                           APP_MODULE_ID);
 }
 
+ACL_FUNC_VISIBILITY aclError acldvppMallocWithCfg(void **devPtr, size_t size,
+                                                  aclrtMemMallocPolicy policy,
+                                                  aclrtMallocConfig *cfg) {
+  // DVPP memory as acldvppMalloc's; the policy is checked as aclrtMalloc
+  // checks it, the configuration's module id kept.
+  if (!validPolicy(policy))
+    return fail(ACL_ERROR_INVALID_PARAM, "acldvppMallocWithCfg",
+                "unknown memory policy " +
+                    std::to_string(static_cast<int>(policy)));
+  return allocateOnDevice("acldvppMallocWithCfg", devPtr, size, size, MEM_DVPP,
+                          moduleFrom(cfg));
+}
+
 ACL_FUNC_VISIBILITY aclError acldvppFree(void *devPtr) {
   return freeMemory("acldvppFree", devPtr, false);
 }

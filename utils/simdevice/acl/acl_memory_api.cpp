@@ -48,10 +48,6 @@ aclError freeMemory(const char *api, void *ptr, bool synchronize) {
   return ACL_SUCCESS;
 }
 
-} // namespace mssim
-
-namespace {
-
 bool validPolicy(aclrtMemMallocPolicy policy) {
   unsigned value = static_cast<unsigned>(policy);
   unsigned base =
@@ -61,20 +57,24 @@ bool validPolicy(aclrtMemMallocPolicy policy) {
   return base <= ACL_MEM_MALLOC_HUGE1G_ONLY_P2P;
 }
 
-unsigned long long pageFlag(aclrtMemMallocPolicy policy) {
-  unsigned base = static_cast<unsigned>(policy) & 0xff;
-  return (base == ACL_MEM_MALLOC_NORMAL_ONLY ||
-          base == ACL_MEM_MALLOC_NORMAL_ONLY_P2P)
-             ? MEM_PAGE_NORMAL
-             : MEM_PAGE_HUGE;
-}
-
 unsigned moduleFrom(const aclrtMallocConfig *cfg) {
   if (cfg && cfg->attrs)
     for (size_t i = 0; i < cfg->numAttrs; ++i)
       if (cfg->attrs[i].attr == ACL_RT_MEM_ATTR_MODULE_ID)
         return cfg->attrs[i].value.moduleId & 0xff;
   return APP_MODULE_ID;
+}
+
+} // namespace mssim
+
+namespace {
+
+unsigned long long pageFlag(aclrtMemMallocPolicy policy) {
+  unsigned base = static_cast<unsigned>(policy) & 0xff;
+  return (base == ACL_MEM_MALLOC_NORMAL_ONLY ||
+          base == ACL_MEM_MALLOC_NORMAL_ONLY_P2P)
+             ? MEM_PAGE_NORMAL
+             : MEM_PAGE_HUGE;
 }
 
 aclError deviceMalloc(const char *api, void **devPtr, size_t size,
@@ -304,7 +304,7 @@ aclrtMallocPhysical(aclrtDrvMemHandle *handle, size_t size,
     return fail(ACL_ERROR_INVALID_PARAM, "aclrtMallocPhysical",
                 "only device memory is supported");
   drv_mem_prop driverProp = {};
-  driverProp.side = MEM_LOCATION_TYPE_DEVICE;
+  driverProp.side = MEM_DEV_SIDE;
   driverProp.devid = prop->location.id;
   driverProp.module_id = APP_MODULE_ID;
   driverProp.pg_type =

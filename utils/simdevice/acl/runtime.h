@@ -179,6 +179,12 @@ MSSIM_SHARED aclError allocateOnDevice(const char *api, void **devPtr,
                                        size_t size, uint64_t request,
                                        unsigned long long type,
                                        unsigned module);
+/// Whether `policy` is one aclrtMalloc* takes (a page policy, optionally with
+/// a bandwidth type and the read-only flag).
+MSSIM_SHARED bool validPolicy(aclrtMemMallocPolicy policy);
+/// The module an allocation configuration names (ACL_RT_MEM_ATTR_MODULE_ID),
+/// the application's by default.
+MSSIM_SHARED unsigned moduleFrom(const aclrtMallocConfig *cfg);
 /// Frees ACL memory of any type through the driver.
 MSSIM_SHARED aclError freeMemory(const char *api, void *ptr, bool synchronize);
 

@@ -279,7 +279,7 @@ drvError_t Driver::memCreate(drv_mem_handle_t **handle, size_t size,
                              const drv_mem_prop *prop, uint64_t flag) {
   (void)flag;
   if (!handle || !prop || size == 0 || size % HAL_MEM_GRANULARITY != 0 ||
-      prop->side != MEM_LOCATION_TYPE_DEVICE)
+      prop->side != MEM_DEV_SIDE)
     return DRV_ERROR_INVALID_VALUE;
   std::lock_guard<std::mutex> lock(Mutex);
   drvError_t error = DRV_ERROR_NONE;

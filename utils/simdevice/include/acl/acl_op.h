@@ -19,9 +19,9 @@ typedef struct aclopKernelDesc aclopKernelDesc;
 
 typedef void (*aclDataDeallocator)(void *data, size_t length);
 
-/* A `const int` in the real header; an enumerator here (the same value, no
- * storage), so that C files including it neither define it twice nor warn. */
-enum { ACL_COMPILE_FLAG_BIN_SELECTOR = 1 };
+/* A static const int, as in the real header: not a constant expression in C
+ * (no case label, no #if). */
+static const int ACL_COMPILE_FLAG_BIN_SELECTOR = 1;
 
 typedef enum aclEngineType {
   ACL_ENGINE_SYS,

@@ -36,11 +36,12 @@ typedef enum tagDrvError {
   DRV_ERROR_NOT_SUPPORT = 0xfffe
 } drvError_t;
 
-typedef unsigned long long DVdeviceptr;
-typedef int32_t DVdevice;
-typedef uint32_t UINT32;
-typedef uint64_t UINT64;
-typedef uint8_t UINT8;
+typedef unsigned char UINT8;
+typedef unsigned int UINT32;
+typedef unsigned long long UINT64;
+typedef UINT32 DVdevice;
+typedef UINT64 DVdeviceptr;
+typedef drvError_t DVresult;
 
 /*
  * halMemAlloc flag layout:
@@ -80,24 +81,32 @@ typedef uint8_t UINT8;
 #define MEM_MODULE_ID_BIT 56
 #define MEM_MODULE_ID_MASK (0xFFULL << MEM_MODULE_ID_BIT)
 
-/* Module ids carried in the top byte of the flag. */
-#define RUNTIME_MODULE_ID 7
-#define GE_MODULE_ID 45
-#define DVPP_MODULE_ID 6
-#define APP_MODULE_ID 33
+/* Module ids carried in the top byte of the flag (those of the stack the
+ * simulation names; enumerators, as in the real header). */
+enum {
+  DVPP_MODULE_ID = 6,
+  RUNTIME_MODULE_ID = 7,
+  APP_MODULE_ID = 33,
+  GE_MODULE_ID = 45
+};
 
 /* Physical memory for the virtual memory management interfaces. */
 typedef struct drv_mem_handle drv_mem_handle_t;
 
-typedef enum { MEM_HANDLE_TYPE_NONE = 0 } drv_mem_handle_type;
-typedef enum { MEM_ALLOCATION_TYPE_PINNED = 0 } drv_mem_allocation_type;
 typedef enum {
-  MEM_LOCATION_TYPE_HOST = 0,
-  MEM_LOCATION_TYPE_DEVICE
-} drv_mem_location_type;
+  MEM_HANDLE_TYPE_NONE = 0x0,
+  MEM_HANDLE_TYPE_FABRIC = 0x1,
+  MEM_HANDLE_TYPE_MAX = 0x2
+} drv_mem_handle_type;
+enum drv_mem_side {
+  MEM_HOST_SIDE = 0,
+  MEM_DEV_SIDE,
+  MEM_HOST_NUMA_SIDE,
+  MEM_MAX_SIDE
+};
 
 struct drv_mem_prop {
-  uint32_t side;  /* drv_mem_location_type */
+  uint32_t side;  /* enum drv_mem_side */
   uint32_t devid; /* device the memory lives on */
   uint32_t module_id;
   uint32_t pg_type; /* 0 normal pages, 1 huge pages */
@@ -108,8 +117,16 @@ struct drv_mem_prop {
 /* Granularity of physical memory and of reserved address ranges. */
 #define HAL_MEM_GRANULARITY (2ULL * 1024 * 1024)
 
-/* halHostRegister flags. */
-#define HOST_MEM_MAP_DEV 0x3
+/* What halHostRegister maps (its flag). */
+enum drvRegisterTpye {
+  HOST_MEM_MAP_DEV = 0,
+  HOST_SVM_MAP_DEV,
+  DEV_SVM_MAP_HOST,
+  HOST_MEM_MAP_DEV_PCIE_TH,
+  DEV_MEM_MAP_HOST,
+  HOST_MEM_MAP_DMA,
+  HOST_REGISTER_MAX_TPYE
+};
 
 /* halMemGetInfo types. */
 #define MEM_INFO_TYPE_DDR_SIZE 0x1
@@ -134,8 +151,8 @@ DLLEXPORT drvError_t drvGetDevNum(uint32_t *num_dev);
 DLLEXPORT drvError_t halMemAlloc(void **pp, unsigned long long size,
                                  unsigned long long flag);
 DLLEXPORT drvError_t halMemFree(void *pp);
-DLLEXPORT drvError_t halMemGetInfo(DVdevice device, unsigned int type,
-                                   struct MemInfo *info);
+DLLEXPORT DVresult halMemGetInfo(DVdevice device, unsigned int type,
+                                 struct MemInfo *info);
 
 DLLEXPORT drvError_t halMemAddressReserve(void **ptr, size_t size,
                                           size_t alignment, void *addr,
@@ -158,7 +175,7 @@ DLLEXPORT drvError_t halHostUnregister(void *srcPtr, UINT32 devid);
 #define DV_MEM_LOCK_DEV 0x0010
 #define DV_MEM_LOCK_DEV_DVPP 0x0020
 #define DV_MEM_SVM_DEVICE                                                      \
-  0x0040 /* a mapped virtual range or registered host memory */
+  0x0004 /* a mapped virtual range, registered host memory */
 
 struct DVattribute {
   UINT32 memType; /* one of DV_MEM_*, 0 for memory the driver does not know */
@@ -169,13 +186,13 @@ struct DVattribute {
   UINT32 resv3;
 };
 
-DLLEXPORT drvError_t drvMemGetAttribute(DVdeviceptr vptr,
-                                        struct DVattribute *attr);
+DLLEXPORT DVresult drvMemGetAttribute(DVdeviceptr vptr,
+                                      struct DVattribute *attr);
 
-DLLEXPORT drvError_t drvMemcpy(DVdeviceptr dst, size_t destMax, DVdeviceptr src,
-                               size_t byteCount);
-DLLEXPORT drvError_t drvMemsetD8(DVdeviceptr dst, size_t destMax, UINT8 value,
-                                 size_t num);
+DLLEXPORT DVresult drvMemcpy(DVdeviceptr dst, size_t destMax, DVdeviceptr src,
+                             size_t byteCount);
+DLLEXPORT DVresult drvMemsetD8(DVdeviceptr dst, size_t destMax, UINT8 value,
+                               size_t num);
 
 /* 2-D copies: height rows of width bytes, each side's rows its pitch apart. */
 enum DEVMM_MEMCPY2D_TYPE {

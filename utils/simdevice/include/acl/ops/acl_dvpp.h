@@ -1,5 +1,7 @@
 /* Simulated CANN device: DVPP (media processing) memory and descriptors, as in
- * the real acl_dvpp.h. */
+ * the real acl_dvpp.h. Like the real one, a C++ header: its enumerations are
+ * declared without typedefs and named bare in the signatures, which C does
+ * not allow. */
 /* As in every real toolkit, this header is for applications that say they
  * use DVPP: it refuses to compile unless ENABLE_DVPP_INTERFACE is defined. */
 #if !defined(ENABLE_DVPP_INTERFACE)
@@ -40,7 +42,7 @@ typedef void (*aclvencCallback)(acldvppPicDesc *input,
                                 acldvppStreamDesc *output, void *userdata);
 
 /* Pixel formats. Named with and without `enum` in C, as applications do. */
-typedef enum acldvppPixelFormat {
+enum acldvppPixelFormat {
   PIXEL_FORMAT_YUV_400 = 0,
   PIXEL_FORMAT_YUV_SEMIPLANAR_420 = 1,
   PIXEL_FORMAT_YVU_SEMIPLANAR_420 = 2,
@@ -107,33 +109,33 @@ typedef enum acldvppPixelFormat {
   PIXEL_FORMAT_FLOAT32,
   PIXEL_FORMAT_BUTT,
   PIXEL_FORMAT_UNKNOWN = 10000
-} acldvppPixelFormat;
+};
 
 /* Video stream formats (VDEC input, VENC output). */
-typedef enum acldvppStreamFormat {
+enum acldvppStreamFormat {
   H265_MAIN_LEVEL = 0,
   H264_BASELINE_LEVEL,
   H264_MAIN_LEVEL,
   H264_HIGH_LEVEL
-} acldvppStreamFormat;
+};
 
 /* What an image-processing channel does (acldvppSetChannelDescMode). */
-typedef enum acldvppChannelMode {
+enum acldvppChannelMode {
   DVPP_CHNMODE_VPC = 1,
   DVPP_CHNMODE_JPEGD = 2,
   DVPP_CHNMODE_JPEGE = 4,
   DVPP_CHNMODE_PNGD = 8
-} acldvppChannelMode;
+};
 
-typedef enum acldvppBorderType {
+enum acldvppBorderType {
   BORDER_CONSTANT = 0,
   BORDER_REPLICATE = 1,
   BORDER_REFLECT = 2,
   BORDER_REFLECT_101 = 3
-} acldvppBorderType;
+};
 
 /* A JPEG's chroma subsampling (acldvppJpegGetImageInfoV2). */
-typedef enum acldvppJpegFormat {
+enum acldvppJpegFormat {
   ACL_JPEG_CSS_444 = 0,
   ACL_JPEG_CSS_422 = 1,
   ACL_JPEG_CSS_420 = 2,
@@ -141,10 +143,10 @@ typedef enum acldvppJpegFormat {
   ACL_JPEG_CSS_440 = 4,
   ACL_JPEG_CSS_411 = 5,
   ACL_JPEG_CSS_UNKNOWN = 1000
-} acldvppJpegFormat;
+};
 
 /* What the Set/GetChannelDescParam calls name. */
-typedef enum aclvencChannelDescParamType {
+enum aclvencChannelDescParamType {
   ACL_VENC_THREAD_ID_UINT64 = 0,
   ACL_VENC_CALLBACK_PTR = 1,
   ACL_VENC_PIXEL_FORMAT_UINT32 = 2,
@@ -158,27 +160,58 @@ typedef enum aclvencChannelDescParamType {
   ACL_VENC_SRC_RATE_UINT32 = 10,
   ACL_VENC_MAX_BITRATE_UINT32 = 11,
   ACL_VENC_MAX_IP_PROP_UINT32 = 12
-} aclvencChannelDescParamType;
+};
 
-typedef enum acldvppChannelDescParamType {
-  ACL_DVPP_CSC_MATRIX_UINT32 = 0
-} acldvppChannelDescParamType;
+enum acldvppChannelDescParamType {
+  ACL_DVPP_CSC_MATRIX_UINT32 = 0,
+  ACL_DVPP_MODE_UINT32,
+  ACL_DVPP_CHANNEL_ID_UINT64,
+  ACL_DVPP_CHANNEL_HEIGHT_UINT32,
+  ACL_DVPP_CHANNEL_WIDTH_UINT32,
+  /* mssim-release: not in 7.0 8.1.RC1 */
+  ACL_DVPP_JPEGD_PRECISION_MODE_ENUM
+  /* mssim-release: end */
+};
 
-typedef enum aclvdecChannelDescParamType {
-  ACL_VDEC_CSC_MATRIX_UINT32 = 0
-} aclvdecChannelDescParamType;
+enum aclvdecChannelDescParamType {
+  ACL_VDEC_CSC_MATRIX_UINT32 = 0,
+  ACL_VDEC_OUT_MODE_UINT32,
+  ACL_VDEC_THREAD_ID_UINT64,
+  ACL_VDEC_CALLBACK_PTR,
+  ACL_VDEC_CHANNEL_ID_UINT32,
+  ACL_VDEC_ENCODE_TYPE_UINT32,
+  ACL_VDEC_OUT_PIC_FORMAT_UINT32,
+  ACL_VDEC_OUT_PIC_WIDTH_UINT32,
+  ACL_VDEC_OUT_PIC_HEIGHT_UINT32,
+  ACL_VDEC_REF_FRAME_NUM_UINT32,
+  ACL_VDEC_BIT_DEPTH_UINT32
+};
 
-typedef enum acldvppCscMatrix {
+enum acldvppCscMatrix {
   ACL_DVPP_CSC_MATRIX_BT601_WIDE = 0,
   ACL_DVPP_CSC_MATRIX_BT601_NARROW = 1,
   ACL_DVPP_CSC_MATRIX_BT709_WIDE = 2,
   ACL_DVPP_CSC_MATRIX_BT709_NARROW = 3,
   ACL_DVPP_CSC_MATRIX_BT2020_WIDE = 4,
   ACL_DVPP_CSC_MATRIX_BT2020_NARROW = 5
-} acldvppCscMatrix;
+};
+
+/* mssim-release: not in 7.0 8.1.RC1 */
+/* The JPEG decoder's output alignment (ACL_DVPP_JPEGD_PRECISION_MODE_ENUM). */
+enum acldvppJpegdPrecisionMode {
+  ACL_YUVOUT_ALIGN_DOWN = 0,
+  ACL_YUVOUT_ALIGN_UP = 1,
+  ACL_YUVOUT_ALIGN_DOWN_COMPAT = 2
+};
+/* mssim-release: end */
 
 /* Memory. */
 ACL_FUNC_VISIBILITY aclError acldvppMalloc(void **devPtr, size_t size);
+/* mssim-release: not in 7.0 8.1.RC1 */
+ACL_FUNC_VISIBILITY aclError acldvppMallocWithCfg(void **devPtr, size_t size,
+                                                  aclrtMemMallocPolicy policy,
+                                                  aclrtMallocConfig *cfg);
+/* mssim-release: end */
 ACL_FUNC_VISIBILITY aclError acldvppFree(void *devPtr);
 
 /* Image-processing channels. */

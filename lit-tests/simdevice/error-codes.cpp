@@ -1,7 +1,7 @@
 // Bad arguments, double destroys and frees of unknown pointers return the real
 // error codes and never crash.
 //
-// RUN: %acl_cc -DENABLE_DVPP_INTERFACE %hal_include %s -o %t
+// RUN: %acl_cxx -DENABLE_DVPP_INTERFACE %hal_include %s -o %t
 // RUN: %t | FileCheck %s --implicit-check-not=UNEXPECTED
 #include "acl/acl.h"
 #include "acl/ops/acl_dvpp.h"

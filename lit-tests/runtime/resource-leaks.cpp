@@ -3,7 +3,7 @@
 // Memory leaks of other spaces are named for their space. A refcounted
 // device set twice and reset once still holds one reference.
 //
-// RUN: %acl_cc -DENABLE_DVPP_INTERFACE %s -o %t
+// RUN: %acl_cxx -DENABLE_DVPP_INTERFACE %s -o %t
 // RUN: echo model > %t.om
 // RUN: %expect-exit 23 %msledger --check-cann-heap=yes %t %t.om 2> %t.txt
 // RUN: FileCheck %s --match-full-lines --strict-whitespace < %t.txt

@@ -4,7 +4,7 @@
 // handle that was never created. They make the exit status 23 even without
 // leaks. With both levels checked, each level reports what it sees.
 //
-// RUN: %acl_cc -DENABLE_DVPP_INTERFACE %s -o %t
+// RUN: %acl_cxx -DENABLE_DVPP_INTERFACE %s -o %t
 // RUN: %expect-exit 23 %msledger --check-cann-heap=yes %t 2> %t.cann
 // RUN: FileCheck %s --check-prefix=CANN --match-full-lines --strict-whitespace < %t.cann
 // RUN: %expect-exit 23 %msledger --check-device-heap=yes %t 2> %t.device

@@ -3,7 +3,7 @@
 // the low bits of the flag, the memory type above it, module APP (33) on top.
 //
 // RUN: %acl_cc %hal_include -shared -fPIC %S/Inputs/hal_trace.c -o %t.trace.so
-// RUN: %acl_cc -DENABLE_DVPP_INTERFACE %s -o %t
+// RUN: %acl_cxx -DENABLE_DVPP_INTERFACE %s -o %t
 // RUN: env LD_PRELOAD=%t.trace.so %t | FileCheck %s
 #include "acl/acl.h"
 #include "acl/dvpp/hi_dvpp.h"
