@@ -26,6 +26,11 @@
 //                         not, alternating, so both see the same machine
 //                         (needs journal_path in MSLEDGER_OPTIONS)
 //
+// Every timed call's result is checked (counted in the loop, without a
+// branch, and looked at after it): a benchmark whose calls failed -- a loop
+// of refused mallocs, releases that found nothing -- is an error, not a
+// figure, and the binary exits with status 1 naming it.
+//
 //===----------------------------------------------------------------------===//
 #include "acl/acl.h"
 #include "ledger.h"
@@ -36,13 +41,36 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <mutex>
+#include <string>
 #include <vector>
 
 using namespace msledger;
 
 namespace {
+
+std::atomic<bool> AnyFailed{false};
+
+/// Marks the benchmark an error if `failures` of its timed calls failed
+/// (Google Benchmark prints "ERROR OCCURRED" beside it and leaves its
+/// figures out; main() then exits with status 1).
+void expectNoFailures(benchmark::State &state, uint64_t failures,
+                      const char *what) {
+  if (failures == 0)
+    return;
+  AnyFailed = true;
+  state.SkipWithError((std::to_string(failures) + " " + what).c_str());
+}
+
+/// Marks the benchmark an error if the ledger found something while it ran
+/// (a release of what it does not know, a copy out of bounds): what it
+/// timed was not the path it means to time.
+void expectNoLedgerErrors(benchmark::State &state, uint64_t before) {
+  expectNoFailures(state, Ledger::get().errorCount() - before,
+                   "error(s) reported by the ledger");
+}
 
 aclrtContext simContext() {
   static aclrtContext context = [] {
@@ -57,12 +85,14 @@ aclrtContext simContext() {
 
 void SimPair(benchmark::State &state) {
   aclrtSetCurrentContext(simContext());
+  uint64_t failures = 0;
   for (auto _ : state) {
     void *p = nullptr;
-    aclrtMalloc(&p, 1024, ACL_MEM_MALLOC_HUGE_FIRST);
+    failures += aclrtMalloc(&p, 1024, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS;
     benchmark::DoNotOptimize(p);
-    aclrtFree(p);
+    failures += aclrtFree(p) != ACL_SUCCESS;
   }
+  expectNoFailures(state, failures, "aclrtMalloc or aclrtFree call(s) failed");
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(SimPair)->Threads(1)->Threads(2)->UseRealTime();
@@ -70,12 +100,16 @@ BENCHMARK(SimPair)->Threads(1)->Threads(2)->UseRealTime();
 void SimCopy(benchmark::State &state) {
   aclrtSetCurrentContext(simContext());
   void *device = nullptr;
-  aclrtMalloc(&device, 4096, ACL_MEM_MALLOC_HUGE_FIRST);
+  uint64_t failures =
+      aclrtMalloc(&device, 4096, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS;
   std::vector<char> host(1024, 1);
   for (auto _ : state)
-    aclrtMemcpy(static_cast<char *>(device) + 1024, 1024, host.data(), 1024,
-                ACL_MEMCPY_HOST_TO_DEVICE);
-  aclrtFree(device);
+    failures +=
+        aclrtMemcpy(static_cast<char *>(device) + 1024, 1024, host.data(), 1024,
+                    ACL_MEMCPY_HOST_TO_DEVICE) != ACL_SUCCESS;
+  failures += aclrtFree(device) != ACL_SUCCESS;
+  expectNoFailures(state, failures,
+                   "aclrtMalloc, aclrtMemcpy or aclrtFree call(s) failed");
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(SimCopy)->UseRealTime();
@@ -89,12 +123,16 @@ void AccessCheck(benchmark::State &state, uint64_t offset) {
     ledger.acquire(alloc, base + (i << 12), 4096, Space::GM, nullptr);
   std::vector<char> host(1024);
   uint64_t i = 0;
+  uint64_t errors = ledger.errorCount();
   for (auto _ : state) {
     uint64_t address = base + ((i++ % 10000) << 12) + offset;
     ledger.access(
         copy, nullptr,
         {address, 1024, reinterpret_cast<uintptr_t>(host.data()), 1024, 1});
   }
+  // Every copy lies inside a live buffer: a finding means the check did
+  // not see the buffers it was meant to search.
+  expectNoLedgerErrors(state, errors);
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK_CAPTURE(AccessCheck, interior, 1024)->UseRealTime();
@@ -109,14 +147,17 @@ void LedgerPair(benchmark::State &state) {
   // Each thread cycles through 4096 addresses of its own, as an allocator
   // would.
   uint64_t base = NextBase.fetch_add(1ULL << 32);
-  uint64_t i = 0;
+  uint64_t i = 0, failures = 0, errors = ledger.errorCount();
   for (auto _ : state) {
     uint64_t address = base + ((i++ & 4095) << 9);
     ledger.acquire(alloc, address, 1024, Space::GM, nullptr);
     PendingRelease pending;
     ledger.beginRelease(release, address, nullptr, &pending);
+    failures += pending.taken != RecordTable::TakeResult::Taken;
     ledger.endRelease(pending, true);
   }
+  expectNoFailures(state, failures, "release(s) found no record");
+  expectNoLedgerErrors(state, errors);
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(LedgerPair)->Threads(1)->Threads(2)->UseRealTime();
@@ -157,6 +198,7 @@ void CrossThread(benchmark::State &state, bool tracked) {
     state.SetItemsProcessed(0);
   } else {
     uint64_t n = Ring.consumed.load(std::memory_order_relaxed);
+    uint64_t failures = 0;
     for (auto _ : state) {
       while (Ring.produced.load(std::memory_order_acquire) == n)
         ;
@@ -169,8 +211,11 @@ void CrossThread(benchmark::State &state, bool tracked) {
       }
       PendingRelease pending;
       ledger.beginRelease(release, address, nullptr, &pending);
+      failures += pending.taken != RecordTable::TakeResult::Taken;
       ledger.endRelease(pending, true);
     }
+    expectNoFailures(state, failures,
+                     "release(s) found no record the other thread acquired");
     state.SetItemsProcessed(state.iterations());
   }
 }
@@ -204,7 +249,7 @@ void JournalCost(benchmark::State &state) {
   const unsigned release = static_cast<unsigned>(apiIndex("aclrtFree"));
   constexpr int kBatch = 1024;
   uint64_t base = NextBase.fetch_add(1ULL << 32);
-  uint64_t i = 0;
+  uint64_t i = 0, failures = 0, errors = ledger.errorCount();
   auto batch = [&] {
     auto start = std::chrono::steady_clock::now();
     for (int n = 0; n < kBatch; ++n) {
@@ -212,6 +257,7 @@ void JournalCost(benchmark::State &state) {
       ledger.acquire(alloc, address, 1024, Space::GM, nullptr);
       PendingRelease pending;
       ledger.beginRelease(release, address, nullptr, &pending);
+      failures += pending.taken != RecordTable::TakeResult::Taken;
       ledger.endRelease(pending, true);
     }
     return std::chrono::duration<double, std::nano>(
@@ -234,6 +280,8 @@ void JournalCost(benchmark::State &state) {
     added.push_back((journaled - paused) / 2); // two events per pair
   }
   ledger.journal().pause(false);
+  expectNoFailures(state, failures, "release(s) found no record");
+  expectNoLedgerErrors(state, errors);
   auto median = [](std::vector<double> values) {
     std::nth_element(values.begin(), values.begin() + values.size() / 2,
                      values.end());
@@ -259,6 +307,8 @@ void HelperCall(benchmark::State &state) {
   for (auto _ : state)
     x = helper(x);
   benchmark::DoNotOptimize(x);
+  expectNoFailures(state, x != static_cast<uint64_t>(state.iterations()),
+                   "helper result(s) wrong");
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(HelperCall);
@@ -271,6 +321,8 @@ void HelperCallFramed(benchmark::State &state) {
     msledger_frame_pop();
   }
   benchmark::DoNotOptimize(x);
+  expectNoFailures(state, x != static_cast<uint64_t>(state.iterations()),
+                   "helper result(s) wrong");
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(HelperCallFramed);
@@ -292,12 +344,16 @@ void LiveRecords(benchmark::State &state) {
   for (auto _ : state) {
     RecordTable table;
     Record record, previous;
+    uint64_t failures = 0;
     for (uint64_t i = 1; i <= 1000000; ++i) {
       record.key = 0x124080000000ULL + (i << 9);
       record.size = 1024;
       record.serial = i;
-      table.acquire(record, false, &previous);
+      failures += table.acquire(record, false, &previous) !=
+                  RecordTable::AcquireResult::Inserted;
     }
+    failures += table.size() != 1000000;
+    expectNoFailures(state, failures, "record(s) not inserted as new");
     state.counters["bytes_per_live_allocation"] =
         static_cast<double>(table.memoryBytes()) / 1e6;
   }
@@ -314,17 +370,34 @@ void Report1M(benchmark::State &state) {
                      nullptr);
   });
   size_t bytes = 0;
+  uint64_t failures = 0;
   for (auto _ : state) {
     std::vector<Record> live = ledger.table(Level::Cann).snapshot();
     std::string text = formatLeaks(ledger.siteTable(), Level::Cann, live, false,
                                    true, false, nullptr);
     bytes = text.size();
     benchmark::DoNotOptimize(text.data());
+    // The report is of all of them (other benchmarks' records may be live
+    // beside them in this process).
+    failures += live.size() < 1000000 ||
+                text.find("leaked in " + std::to_string(live.size()) +
+                          " allocation(s)") == std::string::npos;
   }
+  expectNoFailures(state, failures, "report(s) not of every live allocation");
   state.counters["report_bytes"] = static_cast<double>(bytes);
 }
 BENCHMARK(Report1M)->Unit(benchmark::kMillisecond)->Iterations(3);
 
 } // namespace
 
-BENCHMARK_MAIN();
+int main(int argc, char **argv) {
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv))
+    return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  if (AnyFailed)
+    fprintf(stderr, "ledger_benchmark: the timed calls of a benchmark failed "
+                    "(ERROR OCCURRED above): its figures are not figures\n");
+  return AnyFailed ? 1 : 0;
+}

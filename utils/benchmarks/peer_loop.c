@@ -4,7 +4,8 @@
  * inside the process (so start-up and the checkers' exit reports are not
  * counted). Prints "ns_per_pair N". Host memory (malloc/free) by default;
  * with -DPEER_ACL, device memory through aclrtMalloc/aclrtFree on the
- * (simulated) toolkit.
+ * (simulated) toolkit. Every call's result is checked: if one failed, the
+ * loop says how many on stderr and exits with status 1, printing no figure.
  *
  *   peer_loop [PAIRS] [SIZE]
  */
@@ -23,18 +24,22 @@ static double nowNs(void) {
 }
 
 /* One pair; the pointer escapes, so the compiler cannot drop the pair. Not
- * inlined: instructions.py counts what runs inside it. */
-__attribute__((noinline)) static void pair(size_t size) {
+ * inlined: instructions.py counts what runs inside it. Returns how many of
+ * its calls failed. */
+__attribute__((noinline)) static int pair(size_t size) {
   void *p = NULL;
+  int failed = 0;
 #ifdef PEER_ACL
-  aclrtMalloc(&p, size, ACL_MEM_MALLOC_HUGE_FIRST);
+  failed += aclrtMalloc(&p, size, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS;
   __asm__ volatile("" : : "r"(p) : "memory");
-  aclrtFree(p);
+  failed += aclrtFree(p) != ACL_SUCCESS;
 #else
   p = malloc(size);
+  failed += p == NULL;
   __asm__ volatile("" : : "r"(p) : "memory");
   free(p);
 #endif
+  return failed;
 }
 
 int main(int argc, char **argv) {
@@ -43,19 +48,28 @@ int main(int argc, char **argv) {
   if (pairs <= 0 || size == 0)
     return 2;
 #ifdef PEER_ACL
-  if (aclInit(NULL) != ACL_SUCCESS || aclrtSetDevice(0) != ACL_SUCCESS)
+  if (aclInit(NULL) != ACL_SUCCESS || aclrtSetDevice(0) != ACL_SUCCESS) {
+    fprintf(stderr, "peer_loop: aclInit or aclrtSetDevice failed\n");
     return 1;
+  }
 #endif
+  long failed = 0;
   for (long i = 0; i < pairs / 10 + 10000; ++i) /* warm up: first stacks */
-    pair(size);
+    failed += pair(size);
   double start = nowNs();
   for (long i = 0; i < pairs; ++i)
-    pair(size);
+    failed += pair(size);
   double elapsed = nowNs() - start;
 #ifdef PEER_ACL
   aclrtResetDevice(0);
   aclFinalize();
 #endif
+  if (failed) {
+    fprintf(stderr,
+            "peer_loop: %ld allocation or free call(s) failed: no figure\n",
+            failed);
+    return 1;
+  }
   printf("ns_per_pair %.1f\n", elapsed / (double)pairs);
   return 0;
 }

@@ -3,20 +3,26 @@
 
 Usage: utils/benchmarks/peers.py [BUILD_DIR] [--rounds N] [--pairs N]
 
-Builds peer_loop.c (alloc+free pairs, timed inside the process) twice: on
-host memory (malloc/free of 64 bytes) and on the simulated device
+Builds peer_loop.c (alloc+free pairs, timed inside the process) on host
+memory (malloc/free of 64 bytes) and on the simulated device
 (aclrtMalloc/aclrtFree of 64 bytes, against BUILD_DIR/simcann). Then runs,
 in N alternating rounds so that drift hits all alike:
 
-  host:   glibc alone (the baseline), LeakSanitizer (clang 19,
-          -fsanitize=leak), heaptrack, valgrind memcheck
+  host:   glibc alone (the baseline), LeakSanitizer (-fsanitize=leak),
+          heaptrack, valgrind memcheck -- all on the loop clang 19 builds
+          (LeakSanitizer's compiler), so that each differs from its baseline
+          in the checker alone
   device: the simulated toolkit alone (the baseline), msledger at the CANN
-          level, msledger at both levels
+          level, msledger at both levels -- one binary, built with cc
 
-and prints the median ns per pair, the ns each checker adds to its baseline
-and the ratio, measured in this one run. A checker that is not installed is
-skipped with a line saying so (utils/setup.sh installs them all). Timings,
-never assertions: the test suite only checks that this runs.
+and prints, per baseline, the median ns per pair, the ns each checker adds
+and the ratio to that baseline, measured in this one run. Compare checkers
+of different baselines by the ns they add, never by their ratios. Every run
+must exit with status 0 having checked every call it timed (peer_loop.c),
+valgrind having found no error: anything else stops this script, naming the
+run. A checker that is not installed is skipped with a line saying so
+(utils/setup.sh installs them all). Timings, never assertions: the test
+suite only checks that this runs.
 """
 import argparse
 import os
@@ -52,14 +58,18 @@ def compile_device_loop(simcann, out):
                                     "-L" + lib64, "-Wl,-rpath," + lib64, "-lascendcl"])
 
 
-def ns_per_pair(command, env=None):
+def ns_per_pair(name, command, env=None):
+    """The loop's figure; exits naming the run if it failed in any way."""
     result = subprocess.run(command, capture_output=True, text=True,
                             env=dict(os.environ, **(env or {})))
-    for line in result.stdout.splitlines():
-        if line.startswith("ns_per_pair "):
-            return float(line.split()[1])
-    raise RuntimeError("%s printed no timing (exit %d): %s"
-                       % (" ".join(command), result.returncode, result.stderr[-300:]))
+    figures = [float(line.split()[1]) for line in result.stdout.splitlines()
+               if line.startswith("ns_per_pair ")]
+    if result.returncode != 0 or len(figures) != 1:
+        sys.exit("peers.py: %s failed (exit status %d, %s): %s\n%s"
+                 % (name, result.returncode,
+                    "a figure" if figures else "no figure", " ".join(command),
+                    result.stderr[-600:].rstrip()))
+    return figures[0]
 
 
 def main():
@@ -78,18 +88,23 @@ def main():
         host = os.path.join(work, "loop-host")
         device = os.path.join(work, "loop-acl")
         lsan = os.path.join(work, "loop-lsan")
-        compile_loop("cc", host, [])
+        skipped = []
+        # The host loop and LeakSanitizer's from one compiler: the baseline
+        # differs from each checker's run in the checker alone.
+        clang = shutil.which("clang-19")
+        compiler = clang or "cc"
+        ok, why = compile_loop(compiler, host, [])
+        if not ok:
+            sys.exit("peers.py: cannot build the host loop: %s" % why[0])
         ok, why = compile_device_loop(simcann, device)
         if not ok:
             sys.exit("peers.py: cannot build the device loop: %s" % why[0])
 
         slow = max(1, args.pairs // 5)
         configs = [("host", "glibc malloc+free", [host, str(args.pairs)], None)]
-        skipped = []
-        clang = shutil.which("clang-19")
         ok, why = compile_loop(clang, lsan, ["-fsanitize=leak"]) if clang else (False, ["no clang-19"])
         if ok:
-            configs.append(("host", "LeakSanitizer (clang 19)", [lsan, str(args.pairs)], None))
+            configs.append(("host", "LeakSanitizer", [lsan, str(args.pairs)], None))
         else:
             skipped.append("LeakSanitizer (clang 19): %s" % why[0])
         heaptrack = shutil.which("heaptrack")
@@ -101,7 +116,8 @@ def main():
         valgrind = shutil.which("valgrind")
         if valgrind:
             configs.append(("host", "valgrind memcheck", [valgrind, "-q", "--tool=memcheck",
-                                                          "--leak-check=full", host, str(slow)], None))
+                                                          "--leak-check=full", "--error-exitcode=99",
+                                                          host, str(slow)], None))
         else:
             skipped.append("valgrind: not installed")
         quiet = {"MSSIM_RUN_DIR": os.path.join(work, "mssim")}
@@ -116,22 +132,28 @@ def main():
         times = {name: [] for _, name, _, _ in configs}
         for _ in range(args.rounds):
             for _, name, command, env in configs:
-                times[name].append(ns_per_pair(command, env))
+                times[name].append(ns_per_pair(name, command, env))
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
     baselines = {"host": "glibc malloc+free", "device": "simulated aclrtMalloc+aclrtFree"}
-    print("Alloc+free pairs of 64 bytes, median of %d alternating rounds (ns per pair):"
-          % args.rounds)
-    print("| per alloc+free pair | ns | ns added | ratio |")
-    print("|---|---|---|---|")
-    for kind, name, _, _ in configs:
-        value = statistics.median(times[name])
+    built_with = {"host": "clang 19" if clang else "cc", "device": "cc"}
+    print("Alloc+free pairs of 64 bytes, median of %d alternating rounds (ns per pair); "
+          "ratios are to each table's own baseline, so compare checkers across tables "
+          "by the ns they add:" % args.rounds)
+    for kind in ("host", "device"):
         base = statistics.median(times[baselines[kind]])
-        if name == baselines[kind]:
-            print("| %s (baseline) | %.1f | | |" % (name, value))
-        else:
-            print("| %s | %.1f | %+.1f | %.2fx |" % (name, value, value - base, value / base))
+        print()
+        print("| over %s (built with %s) | ns | ns added | ratio |" % (baselines[kind], built_with[kind]))
+        print("|---|---|---|---|")
+        for config_kind, name, _, _ in configs:
+            if config_kind != kind:
+                continue
+            value = statistics.median(times[name])
+            if name == baselines[kind]:
+                print("| %s (baseline) | %.1f | | |" % (name, value))
+            else:
+                print("| %s | %.1f | %+.1f | %.2fx |" % (name, value, value - base, value / base))
     for line in skipped:
         print("skipped: " + line)
     return 0
