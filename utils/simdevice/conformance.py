@@ -6,27 +6,34 @@
       folder, or a public copy of its headers) with clang and writes what
       they declare, one line each, tab-separated:
         function    NAME  TYPE           (as the header spells it)
+        typedef     NAME  TYPE           (what it names, one level of
+                                          typedefs undone: DVdevice is
+                                          "unsigned int"; "(anonymous)")
         enumerator  NAME  VALUE  ENUM    (its enumeration's name, or
                                           "(anonymous)")
-        constant    NAME  VALUE  TYPE    (a static const, e.g. an ACL error
-                                          code: "const int")
-        macro       NAME  VALUE          (an object-like macro with an
-                                          integer value)
+        constant    NAME  VALUE  TYPE    (a const of an integer type, e.g.
+                                          an ACL error code: "const int")
+        macro       NAME  VALUE          (an object-like macro whose value
+                                          is an integer constant expression,
+                                          as the compiler evaluates it)
         compiles    LANGUAGE  yes|no     (whether the set's header compiles
                                           as C, as C++ on its own)
   conformance.py check [--set SET] [--subset] [--ours OURS.tsv] INCLUDE_DIR TABLE.tsv
       Checks the headers under INCLUDE_DIR (the simulated toolkit's) against
       TABLE, both ways. Each line of TABLE must hold there: a C++ file is
-      compiled asserting that the function has that type; that the
-      enumerator is one, of that enumeration, with that value; that the
+      compiled asserting that the function has that type; that the typedef
+      names that type; that the enumerator is one, of that enumeration, with
+      that value; that the
       constant is neither a macro nor an enumerator but of that type and
       value; that the macro is a macro of that value; and the header set is
       compiled as C and as C++ on its own. With --subset only the lines
       whose name the toolkit declares are checked (for a header the
       simulation declares part of, such as the driver's). And every
-      function, enumerator, constant and macro the toolkit declares must be
+      function, typedef, enumerator, constant and macro the toolkit declares
+      must be
       in TABLE, unless OURS lists it (KIND, NAME and the reason,
       tab-separated); a line of OURS that no longer applies is a problem too.
+      (Not compared: the members of structures and unions.)
       Prints each problem and a summary; exit status 1 if there is one.
 
 Sets (SET; INCLUDE_DIR is the folder the set's header is included from):
@@ -61,9 +68,8 @@ SETS = {
     "driver": (["driver/ascend_hal.h"], "driver/"),
 }
 LANGUAGES = (("c", ["-x", "c"]), ("c++", ["-x", "c++", "-std=c++17"]))
-INTEGER = re.compile(r"^\(?-?(?:0[xX][0-9a-fA-F]+|\d+)[uUlL]*\)?$")
-KINDS = ("function", "enumerator", "constant", "macro")
-ORDER = {"compiles": 0, "function": 1, "enumerator": 2, "constant": 3, "macro": 4}
+KINDS = ("function", "typedef", "enumerator", "constant", "macro")
+ORDER = {"compiles": 0, "function": 1, "typedef": 2, "enumerator": 3, "constant": 4, "macro": 5}
 
 
 def source(headers):
@@ -102,11 +108,43 @@ def counts(path, include, prefix):
     return not relative.startswith("..") and relative.startswith(prefix)
 
 
+def evaluate(include, headers, names):
+    """{name: value} of those of `names` (macros or constants) that are
+    integer constant expressions, as the compiler evaluates them with the
+    set's headers included (each an enumerator of its own; a string, a
+    float, a pointer or a function-like use is not one and is left out)."""
+    lines = source(headers).splitlines()
+    for index, name in enumerate(names):
+        lines.append("enum : __int128 { mssim_value_%d = (%s) };" % (index, name))
+    result = clang(include, ["-fsyntax-only", "-ferror-limit=0", "-w", "-Xclang",
+                             "-ast-dump=json"], "\n".join(lines) + "\n")
+    values = {}
+    for node in json.loads(result.stdout or "{}").get("inner", []):
+        if node.get("kind") != "EnumDecl":
+            continue
+        for constant in node.get("inner", []):
+            match = re.match(r"mssim_value_(\d+)$", constant.get("name", ""))
+            evaluated = [c for c in constant.get("inner", []) if c.get("kind") == "ConstantExpr"
+                         and "value" in c]
+            if match and evaluated:
+                values[names[int(match.group(1))]] = int(evaluated[0]["value"])
+    return values
+
+
+def type_name(qualified):
+    """A type as a table keeps it: "(anonymous)" for an unnamed one, whose
+    spelling names a file and line."""
+    return "(anonymous)" if " at " in qualified or qualified.startswith("(") else qualified
+
+
 def entries(include, set_name):
     """{(kind, name): (value, type)} of what the set's headers under
     `include` declare, or None if they do not compile as C++. The type is an
     enumerator's enumeration and a constant's declared type; None for the
-    other kinds. Also ("compiles", LANGUAGE): ("yes" | "no", None)."""
+    other kinds. A typedef's value is what it names, its sugar undone one
+    level (DVdevice: unsigned int); a macro's or constant's is its integer
+    value, as the compiler evaluates it. Also ("compiles", LANGUAGE):
+    ("yes" | "no", None)."""
     include = os.path.realpath(include)
     headers, prefix = SETS[set_name]
     result = clang(include, ["-fsyntax-only", "-Xclang", "-ast-dump=json"], source(headers))
@@ -114,6 +152,7 @@ def entries(include, set_name):
         sys.stderr.write(result.stderr)
         return None
     found = {}
+    constants = {}
 
     def walk(node, file):
         for child in node.get("inner", []):
@@ -126,6 +165,9 @@ def entries(include, set_name):
                 continue
             if kind == "FunctionDecl":
                 found[("function", child["name"])] = (child["type"]["qualType"], None)
+            elif kind == "TypedefDecl":
+                named = child["type"].get("desugaredQualType", child["type"]["qualType"])
+                found[("typedef", child["name"])] = (type_name(named), None)
             elif kind == "EnumDecl":
                 value = -1
                 for constant in child.get("inner", []):
@@ -133,33 +175,34 @@ def entries(include, set_name):
                         continue
                     explicit = integer_literal(constant)
                     value = explicit if explicit is not None else value + 1
-                    enumeration = constant["type"]["qualType"]
-                    if enumeration.startswith("(") or " at " in enumeration:
-                        enumeration = "(anonymous)"
-                    found[("enumerator", constant["name"])] = (str(value), enumeration)
-            elif kind == "VarDecl" and child.get("storageClass") == "static":
-                value = integer_literal(child)
-                if value is not None:
-                    found[("constant", child["name"])] = (str(value), child["type"]["qualType"])
+                    found[("enumerator", constant["name"])] = (
+                        str(value), type_name(constant["type"]["qualType"]))
+            elif kind == "VarDecl" and child["type"]["qualType"].startswith("const ") \
+                    and "*" not in child["type"]["qualType"]:
+                constants[child["name"]] = child["type"]["qualType"]
         return file
 
     walk(json.loads(result.stdout), None)
     # Macros, with the file each is defined in: -dD keeps the #defines in
     # the preprocessed output, between line markers naming their files.
-    file = None
+    # Object-like macros with a value only (a function-like one's name is
+    # followed by its parameters, an include guard has no value).
+    file, macros = None, []
     for line in clang(include, ["-E", "-dD"], source(headers)).stdout.splitlines():
         marker = re.match(r'^# \d+ "(.*)"', line)
         if marker:
             file = marker.group(1)
             continue
         match = re.match(r"#define (\w+) (.+)$", line)
-        if not match or not counts(file, include, prefix):
-            continue
-        name, value = match.group(1), match.group(2).strip()
-        if not INTEGER.match(value) or name.startswith("INC_") or name.endswith("_H_") \
-                or name.endswith("_H"):
-            continue  # include guards
-        found[("macro", name)] = (value, None)
+        if match and counts(file, include, prefix):
+            macros.append(match.group(1))
+    values = evaluate(include, headers, macros + sorted(constants))
+    for name in macros:
+        if name in values:
+            found[("macro", name)] = (str(values[name]), None)
+    for name, declared_type in constants.items():
+        if name in values:
+            found[("constant", name)] = (str(values[name]), declared_type)
     for language, flags in LANGUAGES:
         compiled = clang(include, ["-fsyntax-only"], source(headers), flags).returncode == 0
         found[("compiles", language)] = ("yes" if compiled else "no", None)
@@ -205,17 +248,29 @@ def read_ours(path):
     return ours
 
 
+def literal(value):
+    """An integer of a table as a C++ literal of a type that holds it."""
+    number = int(value)
+    return "%dULL" % number if number > 2**63 - 1 else "(%dLL)" % number
+
+
 def assertion(kind, name, value, type_):
     """C++ lines asserting one table entry."""
     if kind == "function":
         return ["static_assert(std::is_same<decltype(&%s), "
                 "std::add_pointer<%s>::type>::value, \"%s\");" % (name, value, name)]
+    if kind == "typedef":
+        if value == "(anonymous)":  # a type at least
+            return ["static_assert(sizeof(%s *) != 0, \"%s\");" % (name, name)]
+        return ["static_assert(std::is_same<%s, %s>::value, \"%s does not name %s\");"
+                % (name, value, name, value)]
     if kind == "macro":
         return ["#ifndef %s" % name, "#error %s is not a macro" % name, "#endif",
-                "static_assert((%s) == (%s), \"%s\");" % (name, value, name)]
+                "static_assert((__int128)(%s) == (__int128)%s, \"%s has another value\");"
+                % (name, literal(value), name)]
     lines = ["#ifdef %s" % name, "#error %s is a macro" % name, "#endif",
-             "static_assert((long long)(%s) == (%sLL), \"%s has another value\");"
-             % (name, value, name)]
+             "static_assert((__int128)(%s) == (__int128)%s, \"%s has another value\");"
+             % (name, literal(value), name)]
     if kind == "enumerator":
         if type_ and type_ != "(anonymous)":
             lines.append("static_assert(std::is_same<decltype(%s), %s>::value, "

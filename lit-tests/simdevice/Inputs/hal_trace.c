@@ -29,7 +29,8 @@ static void *next(const char *name) {
 static void describe(const char *what, unsigned long long size,
                      unsigned long long flag) {
   printf("%s size=%llu device=%llu type=%llu module=%llu", what, size,
-         flag & MEM_DEVID_MASK, (flag & MEM_VIRT_MASK) >> MEM_VIRT_BIT,
+         flag & MEM_DEVID_MASK,
+         (flag >> MEM_VIRT_BIT) & ((1ULL << MEM_VIRT_WIDTH) - 1),
          flag >> MEM_MODULE_ID_BIT);
 }
 

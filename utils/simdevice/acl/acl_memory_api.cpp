@@ -259,7 +259,7 @@ ACL_FUNC_VISIBILITY aclError aclrtReserveMemAddress(void **virPtr, size_t size,
                                                     size_t alignment,
                                                     void *expectPtr,
                                                     uint64_t flags) {
-  if (!virPtr || size == 0 || size % HAL_MEM_GRANULARITY != 0)
+  if (!virPtr || size == 0 || size % kMemGranularity != 0)
     return fail(ACL_ERROR_INVALID_PARAM, "aclrtReserveMemAddress",
                 "size must be a non-zero multiple of the 2 MiB granularity");
   if (flags != 0)
@@ -295,7 +295,7 @@ ACL_FUNC_VISIBILITY aclError aclrtReleaseMemAddress(void *virPtr) {
 ACL_FUNC_VISIBILITY aclError
 aclrtMallocPhysical(aclrtDrvMemHandle *handle, size_t size,
                     const aclrtPhysicalMemProp *prop, uint64_t flags) {
-  if (!handle || !prop || size == 0 || size % HAL_MEM_GRANULARITY != 0 ||
+  if (!handle || !prop || size == 0 || size % kMemGranularity != 0 ||
       flags != 0)
     return fail(ACL_ERROR_INVALID_PARAM, "aclrtMallocPhysical",
                 "need a handle, properties, flags 0 and a size that is a "
@@ -364,7 +364,7 @@ ACL_FUNC_VISIBILITY aclError aclrtMemGetAllocationGranularity(
   if (!prop || !granularity)
     return fail(ACL_ERROR_INVALID_PARAM, "aclrtMemGetAllocationGranularity",
                 "null pointer");
-  *granularity = HAL_MEM_GRANULARITY;
+  *granularity = kMemGranularity;
   return ACL_SUCCESS;
 }
 

@@ -44,6 +44,9 @@ constexpr uint64_t kDevicePoolBytes = 128ULL << 10; // at aclrtSetDevice
 constexpr uint64_t kStreamQueueBytes = 16ULL << 10; // per stream
 constexpr uint64_t kModelWorkspaceBytes = 256ULL << 10;
 constexpr uint64_t kDvppChannelBytes = 1ULL << 20;
+/// The driver's granularity of physical memory and reserved address ranges
+/// (hal/driver.h), what aclrtMemGetAllocationGranularity reports.
+constexpr uint64_t kMemGranularity = 2ULL << 20;
 
 /// (size + 32 + 31) / 32 * 32: what aclrtMalloc asks of the driver.
 constexpr uint64_t paddedDeviceSize(uint64_t size) {

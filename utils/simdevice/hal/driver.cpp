@@ -43,7 +43,7 @@ Driver::Device::Device(uint32_t id, uint64_t capacity)
     : id(id),
       heapBase(SimConfig::get().gmBase + id * SimConfig::get().deviceStride()),
       vaBase(heapBase + SimConfig::get().vaWindowOffset()), shadow(nullptr),
-      heap(capacity, kHeapAlignment), va(kVaWindowSize, HAL_MEM_GRANULARITY) {}
+      heap(capacity, kHeapAlignment), va(kVaWindowSize, kMemGranularity) {}
 
 static std::atomic<Driver *> Instance{nullptr};
 
@@ -132,7 +132,7 @@ drvError_t Driver::memAlloc(void **pp, uint64_t size, uint64_t flag) {
   if (!pp || size == 0)
     return DRV_ERROR_INVALID_VALUE;
   uint32_t id = static_cast<uint32_t>(flag & MEM_DEVID_MASK);
-  uint64_t type = (flag & MEM_VIRT_MASK) >> MEM_VIRT_BIT;
+  uint64_t type = (flag & kMemVirtMask) >> MEM_VIRT_BIT;
   std::lock_guard<std::mutex> lock(Mutex);
   if (id >= Config.deviceCount)
     return DRV_ERROR_INVALID_DEVICE;
@@ -224,8 +224,8 @@ drvError_t Driver::memGetInfo(int32_t id, unsigned type, MemInfo *info) {
 
 drvError_t Driver::addressReserve(void **ptr, size_t size, size_t alignment,
                                   void *hint, uint64_t flag) {
-  if (!ptr || size == 0 || size % HAL_MEM_GRANULARITY != 0 ||
-      (alignment != 0 && (alignment % HAL_MEM_GRANULARITY != 0 ||
+  if (!ptr || size == 0 || size % kMemGranularity != 0 ||
+      (alignment != 0 && (alignment % kMemGranularity != 0 ||
                           (alignment & (alignment - 1)) != 0)))
     return DRV_ERROR_INVALID_VALUE;
   std::lock_guard<std::mutex> lock(Mutex);
@@ -241,9 +241,9 @@ drvError_t Driver::addressReserve(void **ptr, size_t size, size_t alignment,
     offset = want - device->vaBase;
   if (!offset) {
     // Over-allocate to honour the alignment, then give back the slack.
-    uint64_t align = alignment ? alignment : HAL_MEM_GRANULARITY;
+    uint64_t align = alignment ? alignment : kMemGranularity;
     std::optional<uint64_t> raw =
-        device->va.allocate(size + align - HAL_MEM_GRANULARITY);
+        device->va.allocate(size + align - kMemGranularity);
     if (!raw)
       return DRV_ERROR_OUT_OF_MEMORY;
     uint64_t aligned =
@@ -278,7 +278,7 @@ drvError_t Driver::addressFree(void *ptr) {
 drvError_t Driver::memCreate(drv_mem_handle_t **handle, size_t size,
                              const drv_mem_prop *prop, uint64_t flag) {
   (void)flag;
-  if (!handle || !prop || size == 0 || size % HAL_MEM_GRANULARITY != 0 ||
+  if (!handle || !prop || size == 0 || size % kMemGranularity != 0 ||
       prop->side != MEM_DEV_SIDE)
     return DRV_ERROR_INVALID_VALUE;
   std::lock_guard<std::mutex> lock(Mutex);

@@ -41,6 +41,12 @@ struct drv_mem_handle {
 namespace mssim {
 
 constexpr uint64_t kHeapAlignment = 512;
+/// Granularity of physical memory (halMemCreate) and of reserved address
+/// ranges (halMemAddressReserve); the ACL layer's kMemGranularity.
+constexpr uint64_t kMemGranularity = 2ULL << 20;
+/// The memory type field of a halMemAlloc flag (MEM_VIRT_BIT, MEM_VIRT_WIDTH).
+constexpr unsigned long long kMemVirtMask = ((1ULL << MEM_VIRT_WIDTH) - 1)
+                                            << MEM_VIRT_BIT;
 
 enum class BlockKind : uint8_t { Device, Dvpp, Physical };
 

@@ -58,7 +58,6 @@ typedef drvError_t DVresult;
 #define MEM_DEVID_MASK ((1ULL << MEM_DEVID_WIDTH) - 1)
 #define MEM_VIRT_BIT 10
 #define MEM_VIRT_WIDTH 4
-#define MEM_VIRT_MASK (((1ULL << MEM_VIRT_WIDTH) - 1) << MEM_VIRT_BIT)
 #define MEM_SVM_VAL 0x0
 #define MEM_DEV_VAL 0x1
 #define MEM_HOST_VAL 0x2
@@ -79,7 +78,8 @@ typedef drvError_t DVresult;
 #define MEM_PAGE_NORMAL (0x0ULL << MEM_PAGE_BIT)
 #define MEM_PAGE_HUGE (0x1ULL << MEM_PAGE_BIT)
 #define MEM_MODULE_ID_BIT 56
-#define MEM_MODULE_ID_MASK (0xFFULL << MEM_MODULE_ID_BIT)
+#define MEM_MODULE_ID_WIDTH 8
+#define MEM_MODULE_ID_MASK ((1UL << MEM_MODULE_ID_WIDTH) - 1)
 
 /* Module ids carried in the top byte of the flag (those of the stack the
  * simulation names; enumerators, as in the real header). */
@@ -113,9 +113,6 @@ struct drv_mem_prop {
   uint32_t mem_type;
   uint64_t reserve;
 };
-
-/* Granularity of physical memory and of reserved address ranges. */
-#define HAL_MEM_GRANULARITY (2ULL * 1024 * 1024)
 
 /* What halHostRegister maps (its flag). */
 enum drvRegisterTpye {
