@@ -13,7 +13,9 @@
       drvError_t, the module's HI_ERR_*_NOT_SUPPORT for hi_s32, NULL for
       pointers, the documented failure value of the few others that have one
       (FAILURE_VALUES). Where it cannot (numbers, enumerations, void), the
-      stand-in stops the program (abort), naming the function.
+      stand-in stops the program (abort), naming the function -- but for a
+      void function given a null first argument (a null handle, what a
+      failed create leaves), which has nothing to act on and returns.
   public_api.py check TOOLKIT
       Every function the toolkit's headers declare is exported by the library
       a real application links for it, and no library exports an interface
@@ -70,7 +72,7 @@ def headers(include):
 def declared(header, include_dirs):
     """The functions declared in `header` itself (not in what it includes),
     as (name, return type, whether it is a pointer, [parameter types],
-    variadic), in order."""
+    whether the first parameter is a pointer, variadic), in order."""
     # As C++: acl/ops/acl_dvpp.h, like the real one, is not C.
     command = [CLANG, "-x", "c++", "-std=c++17", "-fsyntax-only", "-Xclang",
                "-ast-dump=json", "-DENABLE_DVPP_INTERFACE"]
@@ -115,13 +117,17 @@ def declared(header, include_dirs):
         walk(node, True)
 
     def is_pointer(spelled):
+        """Whether `spelled` is a pointer (to data or to a function) once its
+        typedefs are undone."""
         seen = set()
+        spelled = spelled.strip()
         while spelled in typedefs and spelled not in seen:
             seen.add(spelled)
-            spelled = typedefs[spelled]
-        return spelled.endswith("*")
+            spelled = typedefs[spelled].strip()
+        return spelled.endswith("*") or spelled.endswith("*const") or "(*)" in spelled
 
-    return [(name, returns, is_pointer(returns), parameters, variadic)
+    return [(name, returns, is_pointer(returns), parameters,
+             bool(parameters) and is_pointer(parameters[0]), variadic)
             for name, returns, parameters, variadic in functions]
 
 
@@ -194,21 +200,22 @@ def stubs(library, include, out):
               "      (quiet && strcmp(quiet, \"1\") == 0))",
               "    return;",
               "  fprintf(stderr, \"mssim: %s is not simulated: it does nothing and \"",
-              "                  \"returns %s (utils/simdevice/README.md)\\n\", name, result);",
+              "                  \"%s (utils/simdevice/README.md)\\n\", name, result);",
               "}",
               "",
               "/* A stand-in that cannot: any value it returned would be taken for a",
               " * result, so it stops the program, always saying why. */",
               "__attribute__((unused, noreturn)) static void mssim_cannot_fail(const char *name) {",
-              "  fprintf(stderr, \"mssim: %s is not simulated, and its return value cannot \"",
-              "                  \"say so: stopping the program rather than making up a \"",
+              "  fprintf(stderr, \"mssim: %s is not simulated, and it has no way to say \"",
+              "                  \"so: stopping the program rather than making up a \"",
               "                  \"result (utils/simdevice/README.md)\\n\", name);",
               "  abort();",
               "}",
               ""]
     count = 0
     for _, path in mine:
-        for name, returns, pointer, parameters, variadic in declared(path, include_dirs(include)):
+        for name, returns, pointer, parameters, first_pointer, variadic in declared(
+                path, include_dirs(include)):
             arguments = ", ".join("__typeof__(%s) a%d" % (t, i) for i, t in enumerate(parameters))
             if variadic:
                 arguments += ", ..."
@@ -218,11 +225,21 @@ def stubs(library, include, out):
             lines += ["__attribute__((weak, visibility(\"default\"))) __typeof__(%s)" % returns,
                       "%s(%s) {" % (name, arguments)]
             lines += ["  (void)a%d;" % i for i in range(len(parameters))]
-            if result is None:
+            if result is None and returns == "void" and first_pointer:
+                # A void call on a null handle (what a failed create leaves)
+                # has nothing to act on, here as in the real library.
+                lines += ["  static int said;",
+                          "  if (!a0) {",
+                          "    mssim_unsimulated(\"%s\", \"returns: its handle is null\", "
+                          "&said);" % name,
+                          "    return;",
+                          "  }",
+                          "  mssim_cannot_fail(\"%s\");" % name]
+            elif result is None:
                 lines.append("  mssim_cannot_fail(\"%s\");" % name)
             else:
                 lines += ["  static int said;",
-                          "  mssim_unsimulated(\"%s\", \"%s\", &said);" % (name, result),
+                          "  mssim_unsimulated(\"%s\", \"returns %s\", &said);" % (name, result),
                           "  return (__typeof__(%s))%s;" % (returns, result)]
             lines += ["}", ""]
             count += 1
@@ -257,7 +274,7 @@ def interface(toolkit):
     by_library = {}
     for relative, path in headers(include):
         functions = by_library.setdefault(library_of(relative), {})
-        for name, returns, pointer, _, _ in declared(path, include_dirs(include)):
+        for name, returns, pointer, _, _, _ in declared(path, include_dirs(include)):
             functions[name] = (returns, pointer)
     return by_library
 
@@ -292,6 +309,9 @@ def counts(toolkit):
         symbols = exported(toolkit, library)
         simulated = code = null = stop = 0
         for name, (returns, pointer) in sorted(functions.items()):
+            if name not in symbols:
+                sys.exit("public_api.py: %s declares %s but does not export it "
+                         "(public_api.py check)" % (library, name))
             if symbols.get(name) != "W":
                 simulated += 1
                 continue
