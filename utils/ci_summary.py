@@ -11,7 +11,8 @@ its count. Prints each run's own count, then one line adding them all up:
 
 A run that ended without a count (a build that failed) counts as one
 failure, and so does a run that exited non-zero although its count has no
-failure. Exit status 0 if every run exited 0, else 1; 2 on bad usage.
+failure. Exit status 0 if every run exited 0 and nothing failed, else 1; 2
+on bad usage.
 """
 import re
 import sys
@@ -61,7 +62,7 @@ def main(arguments):
     if total[2]:
         summary += ", %d skipped" % total[2]
     print("%s (%d runs)" % (summary, len(arguments) // 3))
-    return 0 if every_run_passed else 1
+    return 0 if every_run_passed and total[1] == 0 else 1
 
 
 if __name__ == "__main__":

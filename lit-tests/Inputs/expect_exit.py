@@ -14,7 +14,10 @@ The sanitizers' exit status is set to RESERVED for everything COMMAND runs
 exitcode=RESERVED), so a sanitizer report can never be mistaken for an
 expected status; RESERVED itself cannot be expected.
 
-Standard input, output and error are the command's own.
+Standard input, output and error are the command's own. Exit status: 0 when
+COMMAND did as expected, 1 when it did not, 2 on bad usage or when COMMAND
+cannot be run (each with a message on stderr), so that a test of this
+wrapper can tell its verdict from its errors.
 """
 import os
 import signal
@@ -32,7 +35,7 @@ def describe(status):
         except ValueError:
             return "was killed by signal %d" % -status
     if status == RESERVED:
-        return "exited with %d, a sanitizer's report" % status
+        return "exited with %d, the sanitizers' status here (a sanitizer's report?)" % status
     if 128 < status < 128 + 65:
         try:
             # The launcher's status for an application a signal killed.
@@ -42,28 +45,32 @@ def describe(status):
     return "exited with %d" % status
 
 
-def fail(message):
+def fail(message, status=1):
     sys.stderr.write("expect-exit: %s\n" % message)
-    sys.exit(1)
+    sys.exit(status)
+
+
+def usage(message):
+    fail(message, 2)
 
 
 def main():
     if len(sys.argv) < 3:
-        fail("usage: expect_exit.py STATUS COMMAND [ARGS...]")
+        usage("usage: expect_exit.py STATUS COMMAND [ARGS...]")
     if sys.argv[1].startswith("SIG"):
         try:
             expected = -signal.Signals[sys.argv[1]].value
         except KeyError:
-            fail("'%s' is not a signal's name" % sys.argv[1])
+            usage("'%s' is not a signal's name" % sys.argv[1])
     else:
         try:
             expected = int(sys.argv[1])
         except ValueError:
-            fail("the expected status '%s' is neither a number nor a signal" % sys.argv[1])
+            usage("the expected status '%s' is neither a number nor a signal" % sys.argv[1])
         if not 1 <= expected <= 255:
-            fail("the expected status must be 1 to 255 (0 is a plain RUN line), not %d" % expected)
+            usage("the expected status must be 1 to 255 (0 is a plain RUN line), not %d" % expected)
         if expected == RESERVED:
-            fail("%d is the sanitizers' status here: it cannot be expected" % RESERVED)
+            usage("%d is the sanitizers' status here: it cannot be expected" % RESERVED)
     command = sys.argv[2:]
     environment = dict(os.environ)
     for variable in SANITIZERS:
@@ -72,7 +79,7 @@ def main():
     try:
         status = subprocess.call(command, env=environment)
     except OSError as error:
-        fail("cannot run %s: %s" % (command[0], error.strerror))
+        usage("cannot run %s: %s" % (command[0], error.strerror))
     if status == expected:
         return 0
     wanted = ("to be killed by " + sys.argv[1]) if expected < 0 else ("exit status %d" % expected)
@@ -80,4 +87,7 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except Exception as error:  # noqa: BLE001 -- never mistaken for a verdict
+        usage("internal error: %r" % error)

@@ -29,7 +29,9 @@
 // Every timed call's result is checked (counted in the loop, without a
 // branch, and looked at after it): a benchmark whose calls failed -- a loop
 // of refused mallocs, releases that found nothing -- is an error, not a
-// figure, and the binary exits with status 1 naming it.
+// figure, and the binary exits with status 1 naming it. A benchmark that
+// cannot run here at all (JournalCost without a journal, CrossThread on
+// other than two threads) is skipped, saying why, and is no failure.
 //
 //===----------------------------------------------------------------------===//
 #include "acl/acl.h"
