@@ -148,7 +148,7 @@ def problems(command):
         pieces.append((text[position:match.start()], position, match.group()))
         position = match.end()
     pieces.append((text[position:], position, ""))
-    for index, (segment, start, separator) in enumerate(pieces):
+    for index, (segment, _, separator) in enumerate(pieces):
         word, rest = command_word(segment)
         following = pieces[index + 1] if index + 1 < len(pieces) else ("", len(text), "")
         later = command[following[1]:]  # the original text after the separator
