@@ -36,8 +36,7 @@ struct aclTensorDesc {
   std::vector<std::pair<int64_t, int64_t>> valueRange;
   std::string name;
   std::string dynamicInputName;
-  std::vector<char> constData; // aclSetTensorConst's copy
-  bool isConst = false;
+  std::vector<char> constData; // aclSetTensorConst's copy (empty: not const)
   aclMemType memType = ACL_MEMTYPE_DEVICE;
 };
 

@@ -21,14 +21,14 @@ size_t elementCount(const aclTensorDesc &desc) {
   return count;
 }
 
-/// `desc` if it is a live tensor description, else null with the error
+/// Whether `desc` is a live tensor description; if not, the error is
 /// recorded against `api`.
-aclTensorDesc *liveTensorDesc(const char *api, aclTensorDesc *desc) {
+bool liveTensorDesc(const char *api, const aclTensorDesc *desc) {
   if (Runtime::instance().isLive(desc, HandleKind::TensorDesc))
-    return desc;
+    return true;
   fail(ACL_ERROR_INVALID_PARAM, api,
        hexAddress(desc) + " is not a live tensor description");
-  return nullptr;
+  return false;
 }
 
 aclError setFormat(const char *api, aclTensorDesc *desc,
@@ -389,12 +389,8 @@ ACL_FUNC_VISIBILITY aclError aclGetTensorDescDimRange(const aclTensorDesc *desc,
 
 ACL_FUNC_VISIBILITY void aclSetTensorDescName(aclTensorDesc *desc,
                                               const char *name) {
-  if (!Runtime::instance().isLive(desc, HandleKind::TensorDesc)) {
-    fail(ACL_ERROR_INVALID_PARAM, "aclSetTensorDescName",
-         hexAddress(desc) + " is not a live tensor description");
-    return;
-  }
-  desc->name = name ? name : "";
+  if (liveTensorDesc("aclSetTensorDescName", desc))
+    desc->name = name ? name : "";
 }
 
 ACL_FUNC_VISIBILITY const char *aclGetTensorDescName(aclTensorDesc *desc) {
@@ -407,9 +403,7 @@ ACL_FUNC_VISIBILITY void *aclGetTensorDescAddress(const aclTensorDesc *desc) {
   // Only the descriptions of an operator's tensors that
   // aclmdlCreateAndGetOpDesc makes carry an address, and the simulation makes
   // none: a description of the application's has none.
-  if (!Runtime::instance().isLive(desc, HandleKind::TensorDesc))
-    fail(ACL_ERROR_INVALID_PARAM, "aclGetTensorDescAddress",
-         hexAddress(desc) + " is not a live tensor description");
+  liveTensorDesc("aclGetTensorDescAddress", desc);
   return nullptr;
 }
 
@@ -501,7 +495,6 @@ ACL_FUNC_VISIBILITY aclError aclSetTensorConst(aclTensorDesc *desc,
   // The real library copies the bytes on the host: they are host memory.
   const char *bytes = static_cast<const char *>(dataBuffer);
   desc->constData.assign(bytes, bytes + length);
-  desc->isConst = true;
   return ACL_SUCCESS;
 }
 
