@@ -286,7 +286,9 @@ def assertion(kind, name, value, type_):
 
 def check(include, table_path, set_name, subset, ours_path):
     include = os.path.realpath(include)
-    rows = read_table(table_path)
+    every_row = read_table(table_path)
+    listed = {(row[0], row[1]) for row in every_row}
+    rows = every_row
     ours = read_ours(ours_path) if ours_path else {}
     declared = entries(include, set_name)
     if declared is None:
@@ -295,7 +297,7 @@ def check(include, table_path, set_name, subset, ours_path):
     names = {name for kind, name in declared if kind != "compiles"}
     if subset:
         rows = [row for row in rows if row[0] == "compiles" or row[1] in names]
-    problems = 0
+    mismatched = 0
     lines = source(SETS[set_name][0]).splitlines() + ["#include <type_traits>"]
     owner = {}
     for row in rows:
@@ -304,7 +306,7 @@ def check(include, table_path, set_name, subset, ours_path):
             if actual != row[2]:
                 print("does not match: compiles %s %s (it %s)"
                       % (row[1], row[2], "does" if actual == "yes" else "does not"))
-                problems += 1
+                mismatched += 1
             continue
         for text in assertion(*row):
             lines.append(text)
@@ -320,9 +322,8 @@ def check(include, table_path, set_name, subset, ours_path):
         sys.stderr.write(result.stderr)
         print("the check of the headers under %s does not compile" % include)
         return 1
-    problems += len(failing)
+    mismatched += len(failing)
     # The other way: what the toolkit declares that the table does not.
-    listed = {(row[0], row[1]) for row in read_table(table_path)}
     extra = 0
     for key in sorted(declared, key=lambda k: (ORDER[k[0]], k[1])):
         if key[0] == "compiles" or key in listed:
@@ -338,17 +339,14 @@ def check(include, table_path, set_name, subset, ours_path):
         elif key in listed:
             print("listed as ours but in the reference: %s %s" % key)
             extra += 1
-    problems += extra
     tally = {}
     for row in rows:
         tally[row[0]] = tally.get(row[0], 0) + 1
     checked = len(rows)
     print("%d of %d entries match (%s); %d declaration(s) not in the reference (%d listed as ours)"
-          % (checked - len(failing) - sum(1 for r in rows if r[0] == "compiles"
-                                         and declared[("compiles", r[1])][0] != r[2]),
-             checked, ", ".join("%d %s" % (n, k) for k, n in sorted(tally.items())),
+          % (checked - mismatched, checked, ", ".join("%d %s" % (n, k) for k, n in sorted(tally.items())),
              extra, sum(1 for k in ours if k in declared and k not in listed)))
-    return 1 if problems else 0
+    return 1 if mismatched or extra else 0
 
 
 def main():

@@ -28,7 +28,10 @@ import sys
 
 RELEASES = ("7.0", "8.1.RC1", "latest")
 MARK = re.compile(r"^\s*/\* mssim-release: (not in|file not in|end)([^*]*)\*/\s*$")
-API = re.compile(r"\b((?:acl|hi_mpi_|hi_vdec_|hal|drv)\w*)\s*\(")
+# The prefixes of the public interface's function names (public_api.py
+# refuses an export with one that no header declares).
+INTERFACE_PREFIXES = ("acl", "hi_mpi_", "hi_vdec_", "hal", "drv")
+API = re.compile(r"\b((?:%s)\w*)\s*\(" % "|".join(INTERFACE_PREFIXES))
 DRIVER = os.path.join("driver", "ascend_hal.h")
 SET_ENV = """# Source this file to build and run against this simulated CANN toolkit,
 # as with a real toolkit's set_env.sh (which names its install path too).

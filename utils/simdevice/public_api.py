@@ -43,6 +43,9 @@ import re
 import subprocess
 import sys
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+from layout_toolkit import INTERFACE_PREFIXES  # noqa: E402
+
 CLANG = os.environ.get("MSSIM_CLANG", "clang-19")
 
 
@@ -264,7 +267,7 @@ def exported(toolkit, library):
 
 # The names of the public interface: what no library may export unless a
 # header declares it for that library.
-API_NAME = re.compile(r"^(acl|hi_mpi_|hi_vdec_|hal|drv)[A-Za-z0-9_]*$")
+API_NAME = re.compile(r"^(%s)[A-Za-z0-9_]*$" % "|".join(INTERFACE_PREFIXES))
 
 
 def interface(toolkit):
