@@ -208,3 +208,97 @@ TEST_F(AclMemory, WithoutADeviceAllocationsFail) {
             ACL_ERROR_RT_CONTEXT_NULL);
   ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
 }
+
+TEST_F(AclMemory, HugeCountsFailAsTheRealCallsDo) {
+  // count > destMax is ACL_ERROR_INVALID_PARAM; a count no allocation holds
+  // (p + count wrapping around the address space included) is the
+  // runtime's ACL_ERROR_RT_PARAM_INVALID, never a copy, a hang or success.
+  void *device = nullptr, *other = nullptr, *pinned = nullptr;
+  ASSERT_EQ(aclrtMalloc(&device, 4096, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMalloc(&other, 4096, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMallocHost(&pinned, 64), ACL_SUCCESS);
+  char host[64] = {};
+  char *inside = static_cast<char *>(device) + 4000;
+  auto huge = [](const void *p) {
+    uintptr_t at = reinterpret_cast<uintptr_t>(p);
+    return std::vector<size_t>{SIZE_MAX, SIZE_MAX - 1, SIZE_MAX - at + 1,
+                               size_t{1} << 63};
+  };
+  aclrtStream stream = nullptr;
+  ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
+  for (void *to : {device, static_cast<void *>(inside)})
+    for (size_t count : huge(to)) {
+      SCOPED_TRACE(testing::Message() << to << " count " << count);
+      EXPECT_EQ(aclrtMemset(to, SIZE_MAX, 0, count),
+                ACL_ERROR_RT_PARAM_INVALID);
+      EXPECT_EQ(aclrtMemset(to, count - 1, 0, count), ACL_ERROR_INVALID_PARAM);
+      EXPECT_EQ(aclrtMemsetAsync(to, count - 1, 0, count, stream),
+                ACL_ERROR_INVALID_PARAM);
+      EXPECT_EQ(aclrtMemsetAsync(to, SIZE_MAX, 0, count, stream), ACL_SUCCESS);
+      EXPECT_EQ(aclrtSynchronizeStream(stream), ACL_ERROR_RT_PARAM_INVALID)
+          << "the device's error, when the stream gets there";
+      struct Copy {
+        void *dst;
+        const void *src;
+        aclrtMemcpyKind kind;
+      };
+      for (Copy copy : {Copy{to, host, ACL_MEMCPY_HOST_TO_DEVICE},
+                        Copy{to, pinned, ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE},
+                        Copy{host, to, ACL_MEMCPY_DEVICE_TO_HOST},
+                        Copy{pinned, to, ACL_MEMCPY_DEVICE_TO_HOST},
+                        Copy{to, other, ACL_MEMCPY_DEVICE_TO_DEVICE},
+                        Copy{other, to, ACL_MEMCPY_INNER_DEVICE_TO_DEVICE},
+                        Copy{to, to, ACL_MEMCPY_DEVICE_TO_DEVICE},
+                        Copy{to, host, ACL_MEMCPY_DEFAULT}}) {
+        SCOPED_TRACE(testing::Message() << "kind " << copy.kind);
+        EXPECT_EQ(aclrtMemcpy(copy.dst, SIZE_MAX, copy.src, count, copy.kind),
+                  ACL_ERROR_RT_PARAM_INVALID);
+        EXPECT_EQ(aclrtMemcpy(copy.dst, count - 1, copy.src, count, copy.kind),
+                  ACL_ERROR_INVALID_PARAM);
+        EXPECT_EQ(aclrtMemcpyAsync(copy.dst, count - 1, copy.src, count,
+                                   copy.kind, stream),
+                  ACL_ERROR_INVALID_PARAM);
+        EXPECT_EQ(aclrtMemcpyAsync(copy.dst, SIZE_MAX, copy.src, count,
+                                   copy.kind, stream),
+                  ACL_SUCCESS);
+        EXPECT_EQ(aclrtSynchronizeStream(stream), ACL_ERROR_RT_PARAM_INVALID);
+      }
+    }
+  // Host to host: the range of host memory wraps, or runs past pinned memory.
+  for (void *to : {static_cast<void *>(host), pinned})
+    for (size_t count :
+         {SIZE_MAX, SIZE_MAX - reinterpret_cast<uintptr_t>(to) + 1}) {
+      EXPECT_EQ(aclrtMemcpy(to, SIZE_MAX, host, count, ACL_MEMCPY_HOST_TO_HOST),
+                ACL_ERROR_RT_PARAM_INVALID);
+      EXPECT_EQ(aclrtMemcpy(host, SIZE_MAX, to, count, ACL_MEMCPY_HOST_TO_HOST),
+                ACL_ERROR_RT_PARAM_INVALID);
+      EXPECT_EQ(aclrtMemset(to, SIZE_MAX, 0, count),
+                ACL_ERROR_RT_PARAM_INVALID);
+    }
+  EXPECT_EQ(aclrtMemcpy(host, 64, static_cast<char *>(pinned) + 1, 64,
+                        ACL_MEMCPY_HOST_TO_HOST),
+            ACL_ERROR_RT_PARAM_INVALID);
+  // Two-dimensional copies: rows that wrap round to the buffer are no copy.
+  EXPECT_EQ(aclrtMemcpy2d(device, size_t{1} << 63, host, 64, 64, 3,
+                          ACL_MEMCPY_HOST_TO_DEVICE),
+            ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclrtMemcpy2dAsync(host, 64, device, size_t{1} << 63, 64, 3,
+                               ACL_MEMCPY_DEVICE_TO_HOST, stream),
+            ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclrtMemcpy2d(device, SIZE_MAX, host, SIZE_MAX, 64, 2,
+                          ACL_MEMCPY_HOST_TO_DEVICE),
+            ACL_ERROR_INVALID_PARAM);
+  // What fits still works, up to the end of the block.
+  EXPECT_EQ(aclrtMemset(inside, 96, 7, 96), ACL_SUCCESS);
+  EXPECT_EQ(aclrtMemcpy(host, 64, inside, 64, ACL_MEMCPY_DEVICE_TO_HOST),
+            ACL_SUCCESS);
+  EXPECT_EQ(host[63], 7);
+  EXPECT_EQ(
+      aclrtMemcpy2d(device, 64, host, 64, 64, 4, ACL_MEMCPY_HOST_TO_DEVICE),
+      ACL_SUCCESS);
+  EXPECT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+  EXPECT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS);
+  EXPECT_EQ(aclrtFreeHost(pinned), ACL_SUCCESS);
+  EXPECT_EQ(aclrtFree(other), ACL_SUCCESS);
+  EXPECT_EQ(aclrtFree(device), ACL_SUCCESS);
+}

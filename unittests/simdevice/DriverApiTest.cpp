@@ -6,6 +6,7 @@
 #include <csignal>
 #include <cstring>
 #include <set>
+#include <sys/mman.h>
 #include <thread>
 #include <vector>
 
@@ -68,6 +69,140 @@ TEST(DriverApi, CopiesAndSetsThroughTheDriver) {
   ASSERT_EQ(halMemFree(device), DRV_ERROR_NONE);
   EXPECT_EQ(drvMemcpy(dv(back), 16, dv(device), 16), DRV_ERROR_INVALID_VALUE)
       << "freed";
+}
+
+/// Counts no range at `p` can have: the largest, the largest with which
+/// p + count does not wrap, the smallest with which it does, 2^63.
+std::vector<size_t> hugeCounts(const void *p) {
+  uintptr_t at = reinterpret_cast<uintptr_t>(p);
+  return {SIZE_MAX, SIZE_MAX - 1, SIZE_MAX - at, SIZE_MAX - at + 1,
+          size_t{1} << 63};
+}
+
+TEST(DriverApi, HugeCountsFailWithoutWrapping) {
+  // Device memory: a heap block (at its start and inside it), physical
+  // memory mapped at a reserved address, host memory registered for the
+  // device; host memory: pinned (from the driver) and the stack's.
+  void *device = nullptr, *pinned = nullptr, *va = nullptr, *view = nullptr;
+  const size_t granule = 2 << 20;
+  ASSERT_EQ(halMemAlloc(&device, 4096, MEM_DEV), DRV_ERROR_NONE);
+  ASSERT_EQ(halMemAlloc(&pinned, 64, MEM_HOST), DRV_ERROR_NONE);
+  ASSERT_EQ(halMemAddressReserve(&va, granule, 0, nullptr, 0), DRV_ERROR_NONE);
+  drv_mem_prop prop = {};
+  prop.side = MEM_DEV_SIDE;
+  drv_mem_handle_t *handle = nullptr;
+  ASSERT_EQ(halMemCreate(&handle, granule, &prop, 0), DRV_ERROR_NONE);
+  ASSERT_EQ(halMemMap(va, granule, 0, handle, 0), DRV_ERROR_NONE);
+  std::vector<char> registered(8192);
+  ASSERT_EQ(halHostRegister(registered.data(), registered.size(),
+                            HOST_MEM_MAP_DEV, 0, &view),
+            DRV_ERROR_NONE);
+  char stack[64] = {};
+  char *inside = static_cast<char *>(device) + 4000;
+  std::vector<const void *> deviceRanges = {device, inside, va, view};
+  for (const void *to : deviceRanges)
+    for (size_t count : hugeCounts(to)) {
+      SCOPED_TRACE(testing::Message() << to << " count " << count);
+      EXPECT_EQ(drvMemsetD8(dv(to), SIZE_MAX, 0, count),
+                DRV_ERROR_INVALID_VALUE);
+      EXPECT_EQ(drvMemsetD8(dv(to), count - 1, 0, count),
+                DRV_ERROR_INVALID_VALUE)
+          << "count > destMax";
+      for (const void *from :
+           {static_cast<const void *>(stack), static_cast<const void *>(pinned),
+            static_cast<const void *>(device), static_cast<const void *>(va)}) {
+        EXPECT_EQ(drvMemcpy(dv(to), SIZE_MAX, dv(from), count),
+                  DRV_ERROR_INVALID_VALUE);
+        EXPECT_EQ(drvMemcpy(dv(from), SIZE_MAX, dv(to), count),
+                  DRV_ERROR_INVALID_VALUE);
+      }
+    }
+  // Host to host: a range that wraps, one that runs on into the devices'
+  // ranges, one past the end of pinned memory.
+  for (const void *host :
+       {static_cast<const void *>(stack), static_cast<const void *>(pinned),
+        static_cast<const void *>(registered.data())})
+    for (size_t count :
+         {SIZE_MAX, SIZE_MAX - reinterpret_cast<uintptr_t>(host) + 1}) {
+      SCOPED_TRACE(testing::Message() << host << " count " << count);
+      EXPECT_EQ(drvMemsetD8(dv(host), SIZE_MAX, 0, count),
+                DRV_ERROR_INVALID_VALUE);
+      EXPECT_EQ(drvMemcpy(dv(host), SIZE_MAX, dv(stack), count),
+                DRV_ERROR_INVALID_VALUE);
+      EXPECT_EQ(drvMemcpy(dv(stack), SIZE_MAX, dv(host), count),
+                DRV_ERROR_INVALID_VALUE);
+    }
+  const size_t below = 16 * 4096; // host memory right below device 0's range
+  void *low = mmap(reinterpret_cast<void *>(kDevice0 - below), below,
+                   PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+  ASSERT_EQ(low, reinterpret_cast<void *>(kDevice0 - below));
+  EXPECT_EQ(drvMemsetD8(dv(low), below, 3, below), DRV_ERROR_NONE);
+  EXPECT_EQ(drvMemsetD8(dv(low), below + 1, 3, below + 1),
+            DRV_ERROR_INVALID_VALUE);
+  EXPECT_EQ(drvMemsetD8(dv(low), SIZE_MAX, 3, SIZE_MAX - address(low)),
+            DRV_ERROR_INVALID_VALUE)
+      << "no wrap, but through the devices' ranges";
+  munmap(low, below);
+  EXPECT_EQ(drvMemsetD8(dv(pinned), 65, 0, 65), DRV_ERROR_INVALID_VALUE);
+  EXPECT_EQ(drvMemcpy(dv(stack), 64, dv(static_cast<char *>(pinned) + 1), 64),
+            DRV_ERROR_INVALID_VALUE);
+  // What fits still copies: a whole block (its padding included), a whole
+  // mapping, all of pinned memory.
+  std::vector<char> big(granule, 'v');
+  EXPECT_EQ(drvMemsetD8(dv(device), 4096, 1, 4096), DRV_ERROR_NONE);
+  EXPECT_EQ(drvMemsetD8(dv(inside), 96, 1, 96), DRV_ERROR_NONE);
+  EXPECT_EQ(drvMemsetD8(dv(inside), 97, 1, 97), DRV_ERROR_INVALID_VALUE);
+  EXPECT_EQ(drvMemcpy(dv(va), granule, dv(big.data()), granule),
+            DRV_ERROR_NONE);
+  EXPECT_EQ(drvMemcpy(dv(va), granule + 1, dv(big.data()), granule + 1),
+            DRV_ERROR_INVALID_VALUE);
+  EXPECT_EQ(drvMemsetD8(dv(pinned), 64, 2, 64), DRV_ERROR_NONE);
+  EXPECT_EQ(drvMemcpy(dv(stack), 64, dv(pinned), 64), DRV_ERROR_NONE);
+  EXPECT_EQ(stack[63], 2);
+  EXPECT_EQ(
+      drvMemcpy(dv(static_cast<char *>(view) + 8000), 192, dv(big.data()), 192),
+      DRV_ERROR_NONE);
+  EXPECT_EQ(
+      drvMemcpy(dv(static_cast<char *>(view) + 8000), 193, dv(big.data()), 193),
+      DRV_ERROR_INVALID_VALUE);
+
+  EXPECT_EQ(halHostUnregister(registered.data(), 0), DRV_ERROR_NONE);
+  EXPECT_EQ(halMemUnmap(va), DRV_ERROR_NONE);
+  EXPECT_EQ(halMemRelease(handle), DRV_ERROR_NONE);
+  EXPECT_EQ(halMemAddressFree(va), DRV_ERROR_NONE);
+  EXPECT_EQ(halMemFree(pinned), DRV_ERROR_NONE);
+  EXPECT_EQ(halMemFree(device), DRV_ERROR_NONE);
+}
+
+TEST(DriverApi, TwoDimensionalCopiesWhoseRowsWrapFail) {
+  void *device = nullptr;
+  ASSERT_EQ(halMemAlloc(&device, 4096, MEM_DEV), DRV_ERROR_NONE);
+  char host[256] = {};
+  auto copy2d = [&](void *dst, unsigned long long dpitch, void *src,
+                    unsigned long long spitch, unsigned long long width,
+                    unsigned long long height) {
+    MEMCPY2D request = {};
+    request.type = DEVMM_MEMCPY2D_SYNC;
+    request.copy2d.dst = static_cast<unsigned long long *>(dst);
+    request.copy2d.dpitch = dpitch;
+    request.copy2d.src = static_cast<unsigned long long *>(src);
+    request.copy2d.spitch = spitch;
+    request.copy2d.width = width;
+    request.copy2d.height = height;
+    return halMemcpy2D(&request);
+  };
+  EXPECT_EQ(copy2d(device, 64, host, 64, 64, 4), DRV_ERROR_NONE);
+  // Row 2 would start at device + 2^64, back at the start of the block.
+  EXPECT_EQ(copy2d(device, 1ULL << 63, host, 64, 64, 3),
+            DRV_ERROR_INVALID_VALUE);
+  EXPECT_EQ(copy2d(host, 64, device, 1ULL << 63, 64, 3),
+            DRV_ERROR_INVALID_VALUE);
+  EXPECT_EQ(copy2d(device, 64, host, 64, 64, SIZE_MAX),
+            DRV_ERROR_INVALID_VALUE);
+  EXPECT_EQ(copy2d(device, SIZE_MAX, host, SIZE_MAX, 64, 2),
+            DRV_ERROR_INVALID_VALUE);
+  EXPECT_EQ(halMemFree(device), DRV_ERROR_NONE);
 }
 
 TEST(DriverApi, HostDereferenceOfDeviceMemoryFaults) {

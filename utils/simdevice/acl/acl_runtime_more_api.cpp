@@ -19,6 +19,16 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+/// Whether the rows of a 2-D copy at `base` (`height` rows of `width` bytes,
+/// `pitch` apart) run past the end of the address space: row * pitch would
+/// wrap and land anywhere, even back inside the buffer.
+bool rowsWrap(const void *base, size_t pitch, size_t width, size_t height) {
+  size_t span = 0;
+  return __builtin_mul_overflow(height - 1, pitch, &span) ||
+         __builtin_add_overflow(span, width, &span) ||
+         span > UINTPTR_MAX - reinterpret_cast<uintptr_t>(base);
+}
+
 /// Whether `timeout` is one the wait calls take: -1 (for ever) or above 0.
 bool validTimeout(int32_t timeout) { return timeout == -1 || timeout > 0; }
 
@@ -266,6 +276,10 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpy2d(void *dst, size_t dpitch,
       width > spitch)
     return fail(ACL_ERROR_INVALID_PARAM, "aclrtMemcpy2d",
                 "null pointers, an empty copy, or a width over a pitch");
+  if (rowsWrap(dst, dpitch, width, height) ||
+      rowsWrap(src, spitch, width, height))
+    return fail(ACL_ERROR_INVALID_PARAM, "aclrtMemcpy2d",
+                "the rows run past the end of the address space");
   for (size_t row = 0; row < height; ++row)
     if (aclError error = aclrtMemcpy(
             static_cast<char *>(dst) + row * dpitch, width,
@@ -283,6 +297,10 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpy2dAsync(void *dst, size_t dpitch,
       width > spitch)
     return fail(ACL_ERROR_INVALID_PARAM, "aclrtMemcpy2dAsync",
                 "null pointers, an empty copy, or a width over a pitch");
+  if (rowsWrap(dst, dpitch, width, height) ||
+      rowsWrap(src, spitch, width, height))
+    return fail(ACL_ERROR_INVALID_PARAM, "aclrtMemcpy2dAsync",
+                "the rows run past the end of the address space");
   for (size_t row = 0; row < height; ++row)
     if (aclError error = aclrtMemcpyAsync(
             static_cast<char *>(dst) + row * dpitch, width,

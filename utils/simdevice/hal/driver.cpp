@@ -140,7 +140,7 @@ drvError_t Driver::memAlloc(void **pp, uint64_t size, uint64_t flag) {
     void *host = nullptr;
     if (posix_memalign(&host, 64, size) != 0)
       return DRV_ERROR_OUT_OF_MEMORY;
-    HostBlocks.emplace(host, HostBlock{size, id});
+    HostBlocks.emplace(reinterpret_cast<uintptr_t>(host), HostBlock{size, id});
     *pp = host;
     return DRV_ERROR_NONE;
   }
@@ -195,7 +195,7 @@ drvError_t Driver::memFree(void *p) {
     releaseBlock(*device, it->first);
     return DRV_ERROR_NONE;
   }
-  auto host = HostBlocks.find(p);
+  auto host = HostBlocks.find(reinterpret_cast<uintptr_t>(p));
   if (host == HostBlocks.end())
     return DRV_ERROR_INVALID_VALUE;
   HostBlocks.erase(host);
@@ -426,7 +426,7 @@ drvError_t Driver::memAttribute(uint64_t address, DVattribute *attr) {
   }
   if (inDeviceRange(a))
     return DRV_ERROR_NONE;
-  auto host = HostBlocks.find(reinterpret_cast<void *>(a));
+  auto host = HostBlocks.find(a);
   if (host != HostBlocks.end()) {
     attr->memType = DV_MEM_LOCK_HOST;
     attr->devId = host->second.device;
@@ -435,8 +435,14 @@ drvError_t Driver::memAttribute(uint64_t address, DVattribute *attr) {
 }
 
 uint8_t *Driver::resolve(uintptr_t address, size_t length, drvError_t *error) {
+  // No range wraps around the address space: p + SIZE_MAX is no range, and
+  // every check below may add to an address without overflow.
+  if (length > UINTPTR_MAX - address) {
+    *error = DRV_ERROR_INVALID_VALUE;
+    return nullptr;
+  }
   if (!inDeviceRange(address))
-    return reinterpret_cast<uint8_t *>(address);
+    return resolveHost(address, length, error);
   *error = DRV_ERROR_INVALID_VALUE;
   Device *device = deviceOf(address);
   if (!device)
@@ -448,8 +454,9 @@ uint8_t *Driver::resolve(uintptr_t address, size_t length, drvError_t *error) {
         device->heap.find(offset);
     if (!range || device->blocks.at(range->first).kind == BlockKind::Physical)
       return nullptr;
-    // Copies may use the padding the runtime added, not beyond the block.
-    if (offset + length > range->first + range->second)
+    // Copies may use the padding the runtime added, not beyond the block
+    // (find() put offset inside it, so the subtraction cannot wrap).
+    if (length > range->first + range->second - offset)
       return nullptr;
     return device->shadow + offset;
   }
@@ -458,12 +465,34 @@ uint8_t *Driver::resolve(uintptr_t address, size_t length, drvError_t *error) {
     return nullptr;
   --it;
   uint64_t within = address - it->first;
-  if (within + length > it->second.size)
+  if (within >= it->second.size || length > it->second.size - within)
     return nullptr;
   if (!it->second.physical)
     return static_cast<uint8_t *>(it->second.host) + within;
   return device->shadow + it->second.physical->heapOffset +
          it->second.physicalOffset + within;
+}
+
+uint8_t *Driver::resolveHost(uintptr_t address, size_t length,
+                             drvError_t *error) {
+  // A host range that runs on into the devices' ranges is no host memory.
+  uintptr_t end = address + length;
+  if (address < Config.gmBase + Config.deviceRangesBytes() &&
+      end > Config.gmBase) {
+    *error = DRV_ERROR_INVALID_VALUE;
+    return nullptr;
+  }
+  // One that starts in pinned memory the driver handed out stays inside it.
+  auto block = HostBlocks.upper_bound(address);
+  if (block != HostBlocks.begin()) {
+    --block;
+    uint64_t within = address - block->first;
+    if (within < block->second.size && length > block->second.size - within) {
+      *error = DRV_ERROR_INVALID_VALUE;
+      return nullptr;
+    }
+  }
+  return reinterpret_cast<uint8_t *>(address);
 }
 
 drvError_t Driver::memcpy(uint64_t dst, size_t destMax, uint64_t src,

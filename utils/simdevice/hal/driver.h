@@ -120,14 +120,21 @@ private:
   Driver();
   Device *openDevice(uint32_t id, drvError_t *error);
   Device *deviceOf(uintptr_t address);
-  /// Host view of [address, address + length), or null with *error set.
+  /// Host view of [address, address + length), or null with *error set:
+  /// when the range wraps around the address space, when device memory does
+  /// not lie inside one live block or mapping, or when host memory
+  /// (resolveHost) does not.
   uint8_t *resolve(uintptr_t address, size_t length, drvError_t *error);
+  /// resolve() of a range that starts outside the devices' ranges and does
+  /// not wrap: null if it runs on into them, or past the end of the pinned
+  /// block (HostBlocks) it starts in; other host memory is the caller's.
+  uint8_t *resolveHost(uintptr_t address, size_t length, drvError_t *error);
   void releaseBlock(Device &device, uint64_t offset);
 
   const SimConfig &Config;
   std::mutex Mutex;
   std::unique_ptr<Device> Devices[kMaxDevices];
-  std::unordered_map<void *, HostBlock> HostBlocks;
+  std::map<uintptr_t, HostBlock> HostBlocks; // start -> pinned block
   std::map<uintptr_t, HostRegistration>
       HostRegistrations; // host start -> registration
   std::unordered_map<drv_mem_handle *, std::unique_ptr<drv_mem_handle>> Handles;

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <utility>
 
 using mssim::Driver;
 
@@ -106,6 +107,15 @@ DLLEXPORT drvError_t halMemcpy2D(struct MEMCPY2D *pCopy) {
     return DRV_ERROR_INVALID_VALUE;
   uint64_t dst = reinterpret_cast<uint64_t>(copy.dst);
   uint64_t src = reinterpret_cast<uint64_t>(copy.src);
+  // The last row's end, without wrapping: row * pitch must not come round.
+  for (auto [base, pitch] :
+       {std::make_pair(dst, copy.dpitch), std::make_pair(src, copy.spitch)}) {
+    unsigned long long span = 0;
+    if (__builtin_mul_overflow(copy.height - 1, pitch, &span) ||
+        __builtin_add_overflow(span, copy.width, &span) ||
+        span > UINT64_MAX - base)
+      return DRV_ERROR_INVALID_VALUE;
+  }
   for (unsigned long long row = 0; row < copy.height; ++row)
     if (drvError_t error =
             Driver::instance().memcpy(dst + row * copy.dpitch, copy.width,
