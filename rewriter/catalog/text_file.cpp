@@ -13,10 +13,13 @@ namespace msledger {
 
 std::optional<std::string> readTextFile(const std::string &path,
                                         std::string *error) {
-  // A directory opens as a stream and reads as empty: say what it is.
+  // A directory opens as a stream and reads as empty, a FIFO blocks and a
+  // device never ends: only a regular file is read.
   struct stat st;
-  if (stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
-    *error = "cannot read " + path + ": " + std::strerror(EISDIR);
+  if (stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+    *error = "cannot read " + path + ": " +
+             (S_ISDIR(st.st_mode) ? std::strerror(EISDIR)
+                                  : "not a regular file");
     return std::nullopt;
   }
   std::ifstream file(path, std::ios::binary);

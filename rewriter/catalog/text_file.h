@@ -1,6 +1,8 @@
 //===- text_file.h - Whole-file reads and atomic writes ---------*- C++ -*-===//
 //
-// Contract: readTextFile reads a file's bytes whole; writeTextFileAtomically
+// Contract: readTextFile reads a regular file's bytes whole (a directory,
+// a FIFO or a device is refused: they would read as empty, block or never
+// end); writeTextFileAtomically
 // writes to a temporary next to the file (keeping an existing file's mode)
 // and renames it over the file, so a reader -- a concurrent build, say --
 // sees the old content or the new, never a half. Both report failure with a

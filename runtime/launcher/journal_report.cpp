@@ -127,15 +127,22 @@ std::string journalHeading(const JournalContents &contents,
 
 } // namespace
 
+bool journalReadable(const JournalContents &contents, const std::string &path,
+                     std::string *error) {
+  if (contents.header.apiCount != kApiCount ||
+      contents.header.catalogHash != journalCatalogHash()) {
+    *error = path + ": written with another catalog than this msledger's";
+    return false;
+  }
+  return true;
+}
+
 bool journalReport(const JournalContents &contents, const std::string &path,
                    const JournalReportRequest &request,
                    JournalReportResult *result, std::string *error) {
   const JournalHeader &header = contents.header;
-  if (header.apiCount != kApiCount ||
-      header.catalogHash != journalCatalogHash()) {
-    *error = path + ": written with another catalog than this msledger's";
+  if (!journalReadable(contents, path, error))
     return false;
-  }
   // What the ledger checked (version 1 journals do not say: every level
   // with something live, and implicit releases read as releases).
   const uint32_t flags = header.ledgerFlags;
@@ -168,6 +175,7 @@ bool journalReport(const JournalContents &contents, const std::string &path,
   std::string sections =
       formatLeakSections(sites.table(), what, byLevel, implicit, &totals);
   result->leaked = totals.allocations + totals.resources > 0;
+  result->incomplete = !header.exited || header.full;
   std::string out = journalHeading(contents, path);
   if (!sections.empty())
     out += "\n" + sections;

@@ -83,12 +83,20 @@ struct JournalReportRequest {
 struct JournalReportResult {
   std::string report; // the text, with the suppressions' table if any
   std::string sarif;
-  bool leaked = false; // it lists leaks (memory or resources)
+  bool leaked = false;     // it lists leaks (memory or resources)
+  bool incomplete = false; // the process did not exit, or the journal was
+                           // full: what it lists may not be all
 };
 
+/// Whether this msledger can read what `contents` records (the same
+/// catalog); false with *error naming `path`. Every reader of a journal
+/// (report, timeline) asks first.
+bool journalReadable(const JournalContents &contents, const std::string &path,
+                     std::string *error);
+
 /// The report; false with *error set for a journal of another catalog.
-/// `leaked` is what the launcher's exit status reports, as the
-/// application's run would have.
+/// `leaked` and `incomplete` are what the exit status reports, as the
+/// launcher's does for the application's run (runtime/README.md).
 bool journalReport(const JournalContents &contents, const std::string &path,
                    const JournalReportRequest &request,
                    JournalReportResult *result, std::string *error);

@@ -9,6 +9,7 @@
 // a bad command line.
 //
 //===----------------------------------------------------------------------===//
+#include "escape.h"
 #include "job.h"
 #include "journal.h"
 #include "journal_report.h"
@@ -27,6 +28,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <dirent.h>
 #include <fcntl.h>
 #include <map>
 #include <optional>
@@ -186,19 +188,6 @@ std::string libraryPath() {
   return path;
 }
 
-void note(const std::string &logFile, const std::string &text) {
-  int fd = logFile.empty()
-               ? 2
-               : open(logFile.c_str(),
-                      O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-  if (fd < 0)
-    fd = 2;
-  ssize_t ignored = write(fd, text.data(), text.size());
-  (void)ignored;
-  if (fd != 2)
-    close(fd);
-}
-
 pid_t Child = 0;
 void forward(int signal) {
   if (Child > 0)
@@ -301,12 +290,12 @@ int journalCommand(int argc, char **argv) {
   }
   fputs(result.report.c_str(), stdout);
   if (request.sarif &&
-      !msledger::replaceFile(sarifPath, result.sarif, /*durable=*/false)) {
+      !msledger::writeOutputFile(sarifPath, result.sarif, /*durable=*/false)) {
     fprintf(stderr, "msledger: cannot write the SARIF log %s: %s\n",
             sarifPath.c_str(), strerror(errno));
     return 1;
   }
-  return result.leaked ? exitCode : 0;
+  return result.leaked || result.incomplete ? exitCode : 0;
 }
 
 /// msledger merge [--json=FILE] [--sarif=FILE] [--project-root=DIR]
@@ -330,15 +319,19 @@ int mergeCommand(int argc, char **argv) {
   if (next >= argc)
     badUsage("msledger merge takes the JSON reports of a job's processes");
   std::vector<msledger::MergeInput> inputs;
+  std::vector<std::string> warnings;
   std::string error;
   if (!msledger::readMergeInputs(
-          std::vector<std::string>(argv + next, argv + argc), &inputs,
-          &error)) {
-    fprintf(stderr, "msledger: %s\n", error.c_str());
+          std::vector<std::string>(argv + next, argv + argc), &inputs, &error,
+          &warnings)) {
+    fprintf(stderr, "msledger: %s\n", msledger::printable(error).c_str());
     return 1;
   }
+  for (const std::string &warning : warnings)
+    fprintf(stderr, "msledger: %s\n", msledger::printable(warning).c_str());
   msledger::MergedJob job = msledger::mergeReports(inputs);
-  fputs(msledger::formatMergedText(job).c_str(), stdout);
+  std::string text = msledger::formatMergedText(job);
+  fwrite(text.data(), 1, text.size(), stdout);
   for (const auto &[path, text] :
        {std::make_pair(jsonPath,
                        jsonPath.empty() ? "" : msledger::formatMergedJson(job)),
@@ -348,13 +341,18 @@ int mergeCommand(int argc, char **argv) {
                                             job, msledger::absoluteDirectory(
                                                      projectRoot)))}) {
     if (!path.empty() &&
-        !msledger::replaceFile(path, text, /*durable=*/false)) {
+        !msledger::writeOutputFile(path, text, /*durable=*/false)) {
       fprintf(stderr, "msledger: cannot write %s: %s\n", path.c_str(),
               strerror(errno));
       return 1;
     }
   }
-  return job.findings.empty() ? 0 : exitCode;
+  // A process that never reported makes the job incomplete: as findings do
+  // (runtime/README.md, "Exit status").
+  bool incomplete = std::any_of(
+      job.processes.begin(), job.processes.end(),
+      [](const msledger::MergedProcess &process) { return !process.reported; });
+  return job.findings.empty() && !incomplete ? 0 : exitCode;
 }
 
 /// msledger timeline OUT.html SNAPSHOT_DIR|JOURNAL.
@@ -389,15 +387,20 @@ int timelineCommand(int argc, char **argv) {
       fprintf(stderr, "msledger: %s: %s\n", source.c_str(), error.c_str());
       return 1;
     }
+    if (!msledger::journalReadable(contents, source, &error)) {
+      fprintf(stderr, "msledger: %s\n", error.c_str());
+      return 1;
+    }
     series = msledger::seriesFromJournal(contents, 5, 400);
     title = "Live memory, journal " + source + " (pid " +
             std::to_string(contents.header.pid) + ")";
     xLabel = "event serial number";
   }
-  if (!msledger::writeTextFileAtomically(
+  if (!msledger::writeOutputFile(
           out, msledger::timelineHtml(series, title, xLabel, intervals),
-          &error)) {
-    fprintf(stderr, "msledger: %s\n", error.c_str());
+          /*durable=*/false)) {
+    fprintf(stderr, "msledger: cannot write %s: %s\n",
+            msledger::printable(out).c_str(), strerror(errno));
     return 1;
   }
   return 0;
@@ -611,13 +614,17 @@ void setEnvironment(const LaunchOptions &launch) {
 }
 
 /// The job's directory (job.h): made before the application starts, removed
-/// when the job is over.
+/// when the job is over. Its name carries the launcher's pid, so that the
+/// directory of a launcher that was killed (SIGKILL: no destructor runs) is
+/// removed by the next launcher in the same TMPDIR.
 struct JobDirectory {
   std::string path;
   JobDirectory() {
     const char *tmp = getenv("TMPDIR");
+    std::string parent = tmp && *tmp ? tmp : "/tmp";
+    removeStale(parent);
     std::string pattern =
-        std::string(tmp && *tmp ? tmp : "/tmp") + "/msledger-job.XXXXXX";
+        parent + "/msledger-job." + std::to_string(getpid()) + ".XXXXXX";
     if (mkdtemp(pattern.data()))
       path = pattern;
     else
@@ -625,14 +632,43 @@ struct JobDirectory {
               "msledger: cannot make a job directory in %s (%s): the "
               "findings of the application's child processes will not count "
               "for the exit status\n",
-              tmp && *tmp ? tmp : "/tmp", strerror(errno));
+              parent.c_str(), strerror(errno));
   }
-  ~JobDirectory() {
-    if (path.empty())
+  ~JobDirectory() { remove(path); }
+
+  /// Removes a job directory and the status files in it.
+  static void remove(const std::string &dir) {
+    if (dir.empty())
       return;
-    for (const msledger::JobProcess &process : msledger::readJobDirectory(path))
-      unlink(msledger::jobStatusPath(path, process.pid).c_str());
-    rmdir(path.c_str());
+    if (DIR *listing = opendir(dir.c_str())) {
+      while (dirent *entry = readdir(listing))
+        if (entry->d_name[0] != '.')
+          unlinkat(dirfd(listing), entry->d_name, 0);
+      closedir(listing);
+    }
+    rmdir(dir.c_str());
+  }
+  /// The job directories in `parent` of launchers no longer running.
+  static void removeStale(const std::string &parent) {
+    DIR *listing = opendir(parent.c_str());
+    if (!listing)
+      return;
+    const std::string prefix = "msledger-job.";
+    while (dirent *entry = readdir(listing)) {
+      std::string name = entry->d_name;
+      if (name.rfind(prefix, 0) != 0)
+        continue;
+      char *end = nullptr;
+      long pid = strtol(name.c_str() + prefix.size(), &end, 10);
+      struct stat st;
+      std::string dir = parent + "/" + name;
+      if (pid <= 0 || *end != '.' || lstat(dir.c_str(), &st) != 0 ||
+          !S_ISDIR(st.st_mode) || st.st_uid != geteuid())
+        continue;
+      if (kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH)
+        remove(dir);
+    }
+    closedir(listing);
   }
 };
 
@@ -642,51 +678,147 @@ std::string signalName(int sig) {
   return std::string("SIG") + (name ? name : "?");
 }
 
+/// The launcher's live children other than zombies: after the application
+/// has exited, what the job left running (the launcher is its subreaper).
+/// "pid 123 (daemon)" each.
+std::vector<std::pair<pid_t, std::string>> liveChildren() {
+  std::vector<std::pair<pid_t, std::string>> children;
+  DIR *proc = opendir("/proc");
+  if (!proc)
+    return children;
+  while (dirent *entry = readdir(proc)) {
+    char *end = nullptr;
+    long pid = strtol(entry->d_name, &end, 10);
+    if (pid <= 0 || *end)
+      continue;
+    std::optional<std::string> stat;
+    std::string ignored;
+    stat = msledger::readTextFile(
+        "/proc/" + std::string(entry->d_name) + "/stat", &ignored);
+    // "pid (comm) state ppid ...": comm may hold anything, ')' included.
+    size_t close = stat ? stat->rfind(')') : std::string::npos;
+    if (close == std::string::npos || close + 4 >= stat->size())
+      continue;
+    char state = (*stat)[close + 2];
+    long parent = strtol(stat->c_str() + close + 4, nullptr, 10);
+    if (parent != getpid() || state == 'Z')
+      continue;
+    size_t open = stat->find('(');
+    children.emplace_back(static_cast<pid_t>(pid),
+                          stat->substr(open + 1, close - open - 1));
+  }
+  closedir(proc);
+  std::sort(children.begin(), children.end());
+  return children;
+}
+
+std::string
+describeChildren(const std::vector<std::pair<pid_t, std::string>> &children) {
+  std::string out;
+  for (const auto &[pid, command] : children)
+    out += (out.empty() ? "" : ", ") + ("pid " + std::to_string(pid)) + " (" +
+           msledger::printable(command) + ")";
+  return out;
+}
+
 /// Reaps what is left of the job once the application has exited: the
 /// launcher is the subreaper of every descendant, so each orphan becomes
-/// its child. `killed` gets the signal of each one a signal ended.
-void waitForDescendants(std::map<int, int> &killed) {
-  int status = 0;
+/// its child. `killed` gets the signal of each one a signal ended. SIGTERM,
+/// SIGINT or SIGHUP stop the wait: passed on to the processes still
+/// running, the signal is returned (0: every descendant ended).
+int waitForDescendants(std::map<int, int> &killed, const std::string &logFile) {
+  // Race-free: the signals stay pending while blocked, and sigwaitinfo
+  // takes SIGCHLD and the stop signals alike.
+  sigset_t waited;
+  sigemptyset(&waited);
+  for (int sig : {SIGCHLD, SIGTERM, SIGINT, SIGHUP})
+    sigaddset(&waited, sig);
+  sigprocmask(SIG_BLOCK, &waited, nullptr);
+  bool announced = false;
   for (;;) {
-    pid_t pid = waitpid(-1, &status, 0);
-    if (pid < 0 && errno == EINTR)
+    int status = 0;
+    pid_t pid;
+    while ((pid = waitpid(-1, &status, WNOHANG)) > 0)
+      if (WIFSIGNALED(status))
+        killed[pid] = WTERMSIG(status);
+    if (pid < 0 && errno == ECHILD)
+      return 0; // none left
+    if (!announced) {
+      announced = true;
+      std::vector<std::pair<pid_t, std::string>> left = liveChildren();
+      msledger::writeLog(
+          logFile, "====== msledger: the application exited; waiting for " +
+                       (left.empty() ? std::string("the processes it started")
+                                     : describeChildren(left)) +
+                       ", left running (SIGTERM, SIGINT or SIGHUP stops the "
+                       "wait)\n");
+    }
+    siginfo_t info;
+    int sig = sigwaitinfo(&waited, &info);
+    if (sig < 0 || sig == SIGCHLD)
       continue;
-    if (pid < 0)
-      return; // ECHILD: none left
-    if (WIFSIGNALED(status))
-      killed[pid] = WTERMSIG(status);
+    std::vector<std::pair<pid_t, std::string>> left = liveChildren();
+    for (const auto &child : left)
+      kill(child.first, sig);
+    // Those the same signal already ended (sent to the whole process group)
+    // are reaped: they are not "still running".
+    while ((pid = waitpid(-1, &status, WNOHANG)) > 0)
+      if (WIFSIGNALED(status))
+        killed[pid] = WTERMSIG(status);
+    msledger::writeLog(
+        logFile,
+        "====== msledger: stopped by " + signalName(sig) +
+            (left.empty() ? std::string(" while waiting")
+                          : " while waiting for " + describeChildren(left) +
+                                "; the signal was passed on to them") +
+            "\n");
+    return sig;
   }
 }
 
 /// The job's processes besides the application: true if one of them
-/// reported findings. One that did not reach its report is named.
+/// reported findings or did not report at all (the job is incomplete:
+/// runtime/README.md, "Exit status"), each of those named.
 bool reviewJob(const std::string &dir, const std::map<int, int> &killed,
                const std::string &logFile) {
-  bool findings = false;
+  bool failed = false;
   for (const msledger::JobProcess &process : msledger::readJobDirectory(dir)) {
+    if (process.exited && !process.complete)
+      msledger::writeLog(
+          msledger::expandPath(logFile, process.pid, process.rank),
+          "====== ERROR: pid " + std::to_string(process.pid) + " (" +
+              msledger::rankText(process.rank) + ", " +
+              msledger::printable(process.program) +
+              ") could not write its report (its log says why)\n");
     if (process.exited) {
-      findings |= process.findings > 0;
+      failed |= process.findings > 0 || !process.complete;
       continue;
     }
+    failed = true;
     auto signal = killed.find(process.pid);
     std::string why =
         signal != killed.end()
             ? "it was terminated by signal " + std::to_string(signal->second) +
                   " (" + signalName(signal->second) + ")"
+        : kill(process.pid, 0) == 0
+            ? "it was still running when msledger stopped waiting"
             : "it was killed, ended without exit() (_exit, abort), or "
               "exec()ed a program msledger does not track";
-    note(msledger::expandPath(logFile, process.pid, process.rank),
-         "====== ERROR: pid " + std::to_string(process.pid) + " (" +
-             msledger::rankText(process.rank) + ", " + process.program +
-             ") did not report: " + why + "; its leak report is lost\n");
+    msledger::writeLog(msledger::expandPath(logFile, process.pid, process.rank),
+                       "====== ERROR: pid " + std::to_string(process.pid) +
+                           " (" + msledger::rankText(process.rank) + ", " +
+                           msledger::printable(process.program) +
+                           ") did not report: " + why +
+                           "; its leak report is lost\n");
   }
-  return findings;
+  return failed;
 }
 
 /// Runs argv[0...] under the ledger and waits for it and every process it
 /// started; the exit status as a shell reports it: the application's own,
-/// unless it or another process of the job found something (then
-/// `exitCode`, if not 0), or it was killed.
+/// unless it or another process of the job found something or did not
+/// report (then `exitCode`, if not 0), or it was killed, or a signal stopped
+/// the wait for what it left running (128 + the signal).
 int runApplication(char **argv, const std::string &logFile, int exitCode,
                    const std::string &jobDir) {
   // Orphans of the job are reparented to the launcher, which reaps them and
@@ -721,27 +853,32 @@ int runApplication(char **argv, const std::string &logFile, int exitCode,
       return 2;
     }
   std::map<int, int> killed;
-  waitForDescendants(killed);
+  std::string appLog =
+      msledger::expandPath(logFile, Child, msledger::processRank());
+  int stoppedBy = waitForDescendants(killed, appLog);
   if (WIFSIGNALED(status)) {
     int sig = WTERMSIG(status);
     killed[Child] = sig;
     // The application's log, as its ledger named it: %p is its pid.
-    note(msledger::expandPath(logFile, Child, msledger::processRank()),
-         "====== ERROR: " + std::string(argv[0]) +
-             " was terminated by signal " + std::to_string(sig) + " (" +
-             signalName(sig) +
-             "); the leak report of a killed process is lost\n");
+    msledger::writeLog(appLog, "====== ERROR: " + msledger::printable(argv[0]) +
+                                   " was terminated by signal " +
+                                   std::to_string(sig) + " (" +
+                                   signalName(sig) +
+                                   "); the leak report of a killed process "
+                                   "is lost\n");
   }
-  bool findings = false;
+  bool failed = false;
   if (!jobDir.empty()) {
     // The application's own status has its own report; only the others'
     // are named here.
     unlink(msledger::jobStatusPath(jobDir, Child).c_str());
-    findings = reviewJob(jobDir, killed, logFile);
+    failed = reviewJob(jobDir, killed, logFile);
   }
   if (WIFSIGNALED(status))
     return 128 + WTERMSIG(status);
-  if (findings && exitCode != 0)
+  if (stoppedBy)
+    return 128 + stoppedBy;
+  if (failed && exitCode != 0)
     return exitCode;
   return WEXITSTATUS(status);
 }

@@ -2,16 +2,21 @@
 #include "merge.h"
 
 #include "catalog_table.h"
+#include "escape.h"
 #include "job.h"
+#include "json_io.h"
 #include "ledger.h"
 #include "report.h"
 #include "sarif.h"
 #include "text_file.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <climits>
 #include <cstdlib>
 #include <deque>
 #include <optional>
+#include <sys/stat.h>
 
 namespace json = boost::json;
 
@@ -21,16 +26,111 @@ namespace {
 
 const char *const kPrefix = "====== ";
 
-std::optional<int64_t> integer(const json::object &in, const char *name) {
-  const json::value *field = in.if_contains(name);
-  if (!field || !field->is_number())
-    return std::nullopt;
-  return field->to_number<int64_t>();
+/// A field of an object merge has checked (checkEvent): it reads as it was
+/// checked, through the one reader of JSON inputs.
+int64_t integer(const json::object &in, const char *name, int64_t fallback) {
+  return JsonFields(in, "").integer(name, INT64_MIN, INT64_MAX, fallback,
+                                    /*nullable=*/true);
 }
 
 std::string text(const json::object &in, const char *name) {
-  const json::value *field = in.if_contains(name);
-  return field && field->is_string() ? std::string(field->as_string()) : "";
+  return JsonFields(in, "").string(name);
+}
+
+/// The checks of a site's fields: the event's own, a caller's of its chain,
+/// an allocation's or an earlier release's.
+void checkSite(JsonFields &in) {
+  in.string("file");
+  in.string("function");
+  in.integer("line", 0, UINT32_MAX, 0);
+  in.integer("column", 0, UINT32_MAX, 0);
+  const json::value *serial = in.fields().if_contains("site_serial");
+  if (serial && !serial->is_null()) {
+    std::string digits = in.string("site_serial");
+    errno = 0;
+    char *end = nullptr;
+    strtoull(digits.c_str(), &end, 10);
+    if (in.ok() && (digits.empty() || digits[0] == '-' || *end || errno))
+      in.fail("site_serial",
+              "\"" + printable(digits) + "\" is not a site's serial number");
+  }
+  if (const json::array *chain = in.array("chain"))
+    for (size_t i = 0; i < chain->size(); ++i) {
+      if (!(*chain)[i].is_object()) {
+        in.fail("chain", "a caller is not an object");
+        return;
+      }
+      JsonFields caller = in.nested((*chain)[i].get_object(), "chain", i);
+      checkSite(caller);
+    }
+}
+
+/// Checks an event of `category` ("leaks", "resources", "errors"): the
+/// names it gives must be this msledger's, numbers exact and in range.
+void checkEvent(JsonFields &in, const std::string &category) {
+  checkSite(in);
+  std::string level = in.string("level"), callee = in.string("callee"),
+              space = in.string("space");
+  in.string("family");
+  in.count("size");
+  in.count("serialNo");
+  if (!levelNamed(level))
+    in.fail("level",
+            "\"" + printable(level) + "\" is not a level (device, cann)");
+  else if (apiIndex(callee.c_str()) < 0)
+    in.fail("callee", "\"" + printable(callee) +
+                          "\" is not an API of this msledger's catalog (a "
+                          "report of another version?)");
+  else if (!spaceNamed(space))
+    in.fail("space", "\"" + printable(space) + "\" is not a memory space");
+  if (category != "errors")
+    return;
+  std::string kind = in.string("kind");
+  bool known = false;
+  for (ErrorKind each : kErrorKinds)
+    known = known || kind == errorKindName(each);
+  if (in.ok() && !known)
+    in.fail("kind", "\"" + printable(kind) + "\" is not an error kind");
+  for (const char *related : {"acquired", "previous_release"})
+    if (const json::object *event = in.object(related)) {
+      JsonFields fields = in.nested(*event, related);
+      checkSite(fields);
+      std::string relatedCallee = fields.string("callee");
+      if (fields.ok() && apiIndex(relatedCallee.c_str()) < 0)
+        fields.fail("callee",
+                    "\"" + printable(relatedCallee) +
+                        "\" is not an API of this msledger's catalog");
+    }
+  in.string("access");
+  in.count("bad_bytes");
+  if (const json::object *range = in.object("range")) {
+    JsonFields fields = in.nested(*range, "range");
+    fields.count("size");
+    fields.string("address");
+  }
+  in.string("direction");
+}
+
+/// Checks a report as merge reads it; false with *error naming the file
+/// and the field.
+bool checkReport(const MergeInput &input, std::string *error) {
+  JsonFields in(input.report, input.path);
+  in.integer("pid", 0, INT32_MAX, 0);
+  in.integer("rank", 0, INT32_MAX, -1, /*nullable=*/true);
+  in.string("program");
+  in.boolean("final", false);
+  for (const char *category : {"leaks", "resources", "errors"})
+    if (const json::array *list = in.array(category))
+      for (size_t i = 0; i < list->size() && in.ok(); ++i) {
+        if (!(*list)[i].is_object()) {
+          in.fail(category, "an entry is not an object");
+          break;
+        }
+        JsonFields event = in.nested((*list)[i].get_object(), category, i);
+        checkEvent(event, category);
+      }
+  *error = in.error();
+  return in.ok();
 }
 
 /// The fields of an event that name its site.
@@ -45,9 +145,9 @@ json::object siteOf(const json::object &event) {
 
 /// "job.c:30", or "<unknown>:0".
 std::string place(const json::object &site) {
-  std::string file = text(site, "file");
+  std::string file = printable(text(site, "file"));
   return (file.empty() ? "<unknown>" : file) + ":" +
-         std::to_string(integer(site, "line").value_or(0));
+         std::to_string(integer(site, "line", 0));
 }
 
 /// "rank 1 (pid 102)" or "pid 102 (no rank)".
@@ -65,7 +165,7 @@ const char *levelTitleOf(const std::string &level) {
 std::string familyDisplay(const MergedFinding &finding) {
   int api = apiIndex(finding.callee.c_str());
   return api >= 0 ? familyOf(static_cast<unsigned>(api)).display
-                  : finding.family;
+                  : printable(finding.family);
 }
 
 const char *errorWords(const std::string &kind) {
@@ -134,8 +234,8 @@ struct MergedSites {
       return nullptr;
     msledger_site site{};
     site.file = keep(file);
-    site.line = static_cast<uint32_t>(integer(fields, "line").value_or(0));
-    site.column = static_cast<uint32_t>(integer(fields, "column").value_or(0));
+    site.line = static_cast<uint32_t>(integer(fields, "line", 0));
+    site.column = static_cast<uint32_t>(integer(fields, "column", 0));
     site.serial =
         std::strtoull(text(fields, "site_serial").c_str(), nullptr, 10);
     site.callee = callee ? keep(callee) : nullptr;
@@ -179,12 +279,11 @@ std::optional<ErrorKind> errorKindNamed(const std::string &kind) {
 /// An access error's details, from its first report's JSON.
 void describeAccess(const json::object &first, ErrorEvent *event) {
   event->write = text(first, "access") == "write";
-  event->badBytes =
-      static_cast<uint64_t>(integer(first, "bad_bytes").value_or(0));
+  event->badBytes = static_cast<uint64_t>(integer(first, "bad_bytes", 0));
   if (const json::value *range = first.if_contains("range");
       range && range->is_object()) {
     event->accessSize =
-        static_cast<uint64_t>(integer(range->as_object(), "size").value_or(0));
+        static_cast<uint64_t>(integer(range->as_object(), "size", 0));
     event->accessStart =
         std::strtoull(text(range->as_object(), "address").c_str(), nullptr, 16);
   }
@@ -196,21 +295,51 @@ void describeAccess(const json::object &first, ErrorEvent *event) {
 
 } // namespace
 
+bool parseMergeInput(const std::string &bytes, const std::string &path,
+                     MergeInput *input, std::string *error) {
+  std::unique_ptr<json::object> report = parseJsonObject(bytes, path, error);
+  if (!report)
+    return false;
+  const json::value *tool = report->if_contains("tool");
+  if (!tool || !tool->is_string() || tool->get_string() != "msledger" ||
+      !report->contains("leaks")) {
+    *error = path + ": not a JSON report of msledger (--json=FILE)";
+    return false;
+  }
+  if (const json::value *merged = report->if_contains("merged");
+      merged && !(merged->is_bool() && !merged->get_bool())) {
+    *error = path +
+             ": a report of msledger merge, not of one process: merge the "
+             "processes' own reports";
+    return false;
+  }
+  *input = MergeInput{path, std::move(*report)};
+  return checkReport(*input, error);
+}
+
 bool readMergeInputs(const std::vector<std::string> &paths,
-                     std::vector<MergeInput> *inputs, std::string *error) {
+                     std::vector<MergeInput> *inputs, std::string *error,
+                     std::vector<std::string> *warnings) {
+  std::map<std::pair<dev_t, ino_t>, std::string> seen;
   for (const std::string &path : paths) {
     std::optional<std::string> bytes = readTextFile(path, error);
     if (!bytes)
       return false;
-    boost::system::error_code parseError;
-    json::value value = json::parse(*bytes, parseError);
-    if (parseError || !value.is_object() ||
-        text(value.as_object(), "tool") != "msledger" ||
-        !value.as_object().contains("leaks")) {
-      *error = path + ": not a JSON report of msledger (--json=FILE)";
-      return false;
+    struct stat st;
+    if (stat(path.c_str(), &st) == 0) {
+      auto [first, added] =
+          seen.emplace(std::make_pair(st.st_dev, st.st_ino), path);
+      if (!added) {
+        if (warnings)
+          warnings->push_back(path + " is the report " + first->second +
+                              " again: counted once");
+        continue;
+      }
     }
-    inputs->push_back({path, std::move(value.as_object())});
+    MergeInput input;
+    if (!parseMergeInput(*bytes, path, &input, error))
+      return false;
+    inputs->push_back(std::move(input));
   }
   return true;
 }
@@ -221,8 +350,8 @@ MergedJob mergeReports(const std::vector<MergeInput> &inputs) {
     const json::object &report = inputs[i].report;
     MergedProcess process;
     process.path = inputs[i].path;
-    process.pid = static_cast<int>(integer(report, "pid").value_or(0));
-    process.rank = static_cast<int>(integer(report, "rank").value_or(-1));
+    process.pid = static_cast<int>(integer(report, "pid", 0));
+    process.rank = static_cast<int>(integer(report, "rank", -1));
     process.program = text(report, "program");
     const json::value *final = report.if_contains("final");
     process.reported = final && final->is_bool() && final->as_bool();
@@ -278,15 +407,14 @@ MergedJob mergeReports(const std::vector<MergeInput> &inputs) {
           if (finding.category == "error")
             finding.first = event;
           finding.firstSerial =
-              static_cast<uint64_t>(integer(event, "serialNo").value_or(0));
+              static_cast<uint64_t>(integer(event, "serialNo", 0));
           found = index.emplace(key, job.findings.size()).first;
           job.findings.push_back(std::move(finding));
         }
         MergedFinding &merged = job.findings[found->second];
-        uint64_t bytes =
-            merged.category == "leak"
-                ? static_cast<uint64_t>(integer(event, "size").value_or(0))
-                : 0;
+        uint64_t bytes = merged.category == "leak"
+                             ? static_cast<uint64_t>(integer(event, "size", 0))
+                             : 0;
         ++merged.count;
         merged.bytes += bytes;
         Share &share = merged.byProcess[p];
@@ -392,10 +520,11 @@ std::string formatMergedText(const MergedJob &job) {
       out += "\n";
     unreported = true;
     out += std::string(kPrefix) + "ERROR: " + processName(process) + ", " +
-           process.program +
+           printable(process.program) +
            ", did not report at exit: killed, ended without exit() (_exit, "
            "abort), or exec()ed a program msledger does not track (" +
-           process.path + " is the report written when it started)\n";
+           printable(process.path) +
+           " is the report written when it started)\n";
   }
   if (job.findings.empty() && !unreported)
     out += std::string(kPrefix) + "No leaks or errors in " +
@@ -456,7 +585,7 @@ std::string formatMergedJson(const MergedJob &job) {
                     {"leaks", std::move(leaks)},
                     {"resources", std::move(resources)},
                     {"errors", std::move(errors)}};
-  return json::serialize(root) + "\n";
+  return writeJson(root);
 }
 
 std::string formatMergedSarif(const MergedJob &job,

@@ -1,4 +1,4 @@
-//===- merge.h - msledger merge: one report of a job's processes -*- C++
+//===- merge.h - msledger merge: one report of a job's processes --*- C++
 //-*-===//
 //
 // Contract: readMergeInputs reads the JSON reports of a job's processes
@@ -10,8 +10,10 @@
 // likewise. A report written when its process started and never replaced
 // (`final` false: the process was killed, or exec()ed a program msledger
 // does not track) is not dropped: the merged report names the process.
-// The formatters only format; the launcher's `merge` command reads and
-// writes the files.
+// mergeReports takes what readMergeInputs accepted. The formatters only
+// format: every name from a report passes through printable() in the text
+// and writeJson() in JSON and SARIF (escape.h). The launcher's `merge`
+// command reads and writes the files.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MSLEDGER_LAUNCHER_MERGE_H
@@ -32,10 +34,21 @@ struct MergeInput {
   boost::json::object report;
 };
 
-/// Reads and parses `paths`; false with *error naming the first file that
-/// cannot be read or is not an msledger JSON report.
+/// Parses and checks the bytes of one report, read from `path`, as
+/// readMergeInputs does each file.
+bool parseMergeInput(const std::string &bytes, const std::string &path,
+                     MergeInput *input, std::string *error);
+
+/// Reads and parses `paths`, each checked field by field through
+/// JsonFields (json_io.h); false with *error naming the first file that
+/// cannot be read or is not one process's msledger JSON report, and the
+/// field: a number that is not an exact integer in range, a level, callee,
+/// memory space or error kind this msledger does not know, or the output of
+/// `merge` itself. A file given twice (the same file by another name, too)
+/// is read once, with a line in *warnings.
 bool readMergeInputs(const std::vector<std::string> &paths,
-                     std::vector<MergeInput> *inputs, std::string *error);
+                     std::vector<MergeInput> *inputs, std::string *error,
+                     std::vector<std::string> *warnings = nullptr);
 
 /// A process of the job, as its report says.
 struct MergedProcess {

@@ -1,9 +1,12 @@
 //===- job.cpp - Jobs of many processes -----------------------------------===//
 #include "job.h"
 
+#include "json_io.h"
+
 #include <boost/json.hpp>
 
 #include <algorithm>
+#include <climits>
 #include <cstdlib>
 #include <dirent.h>
 #include <fcntl.h>
@@ -54,38 +57,31 @@ std::string formatJobStatus(const JobProcess &process) {
                    {"program", process.program},
                    {"state", process.exited ? "exited" : "running"},
                    {"findings", process.findings},
-                   {"leaked_bytes", process.leakedBytes}};
+                   {"leaked_bytes", process.leakedBytes},
+                   {"complete", process.complete}};
   out["rank"] = process.rank >= 0 ? json::value(process.rank) : nullptr;
-  return json::serialize(out) + "\n";
+  return writeJson(out);
 }
 
 std::optional<JobProcess> parseJobStatus(const std::string &text) {
-  boost::system::error_code error;
-  json::value value = json::parse(text, error);
-  if (error || !value.is_object())
+  std::string error;
+  std::unique_ptr<json::object> object =
+      parseJsonObject(text, "status", &error);
+  if (!object)
     return std::nullopt;
-  const json::object &in = value.as_object();
-  auto integer = [&](const char *name) -> std::optional<int64_t> {
-    const json::value *field = in.if_contains(name);
-    if (!field || !field->is_number())
-      return std::nullopt;
-    return field->to_number<int64_t>();
-  };
-  const json::value *program = in.if_contains("program");
-  const json::value *state = in.if_contains("state");
-  std::optional<int64_t> pid = integer("pid");
-  if (!pid || !program || !program->is_string() || !state ||
-      !state->is_string())
-    return std::nullopt;
+  JsonFields in(*object, "status");
   JobProcess process;
-  process.pid = static_cast<int>(*pid);
-  process.parentPid = static_cast<int>(integer("ppid").value_or(0));
-  process.rank = static_cast<int>(integer("rank").value_or(-1));
-  process.program = std::string(program->as_string());
-  process.exited = state->as_string() == "exited";
-  process.findings = static_cast<uint64_t>(integer("findings").value_or(0));
-  process.leakedBytes =
-      static_cast<uint64_t>(integer("leaked_bytes").value_or(0));
+  process.pid = static_cast<int>(in.integer("pid", 1, INT32_MAX, 0));
+  process.parentPid = static_cast<int>(in.integer("ppid", 0, INT32_MAX, 0));
+  process.rank = static_cast<int>(in.integer("rank", 0, 1 << 30, -1, true));
+  process.program = in.string("program");
+  std::string state = in.string("state");
+  process.exited = state == "exited";
+  process.findings = in.count("findings");
+  process.leakedBytes = in.count("leaked_bytes");
+  process.complete = in.boolean("complete", true);
+  if (!in.ok() || process.pid == 0 || (state != "exited" && state != "running"))
+    return std::nullopt;
   return process;
 }
 
@@ -100,7 +96,8 @@ std::vector<JobProcess> readJobDirectory(const std::string &dir) {
     return processes;
   while (dirent *entry = readdir(listing)) {
     std::string name = entry->d_name;
-    if (name.size() < 6 || name.compare(name.size() - 5, 5, ".json") != 0)
+    if (name.size() < 6 || name.compare(name.size() - 5, 5, ".json") != 0 ||
+        name.find_first_not_of("0123456789") != name.size() - 5)
       continue; // "." and "..", and the temporaries of a replacement
     int fd = open((dir + "/" + name).c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0)
@@ -111,8 +108,17 @@ std::vector<JobProcess> readJobDirectory(const std::string &dir) {
     while ((n = read(fd, buffer, sizeof buffer)) > 0)
       text.append(buffer, static_cast<size_t>(n));
     close(fd);
-    if (std::optional<JobProcess> process = parseJobStatus(text))
+    if (std::optional<JobProcess> process = parseJobStatus(text)) {
       processes.push_back(*process);
+    } else {
+      // Not one this msledger wrote whole: the process is not taken to
+      // have reported (a job must never pass on what it could not read).
+      JobProcess unreadable;
+      unreadable.pid = atoi(name.c_str());
+      unreadable.program =
+          "(its status file " + dir + "/" + name + " cannot be read)";
+      processes.push_back(unreadable);
+    }
   }
   closedir(listing);
   std::sort(

@@ -13,12 +13,16 @@
 //     status file in the job directory, <pid>.json, replaced whole: written
 //     "running" when its ledger starts (a forked child: at its first
 //     tracked allocation, so that fork-and-exec writes nothing), "exited"
-//     with its findings when it reports at exit. A process that never reaches
-//     its report -- killed, ended by _exit() or abort(), or replaced by
-//     exec() with a program msledger does not track -- stays "running"; exec() of a tracked program
-//     rewrites the file under the same pid.
+//     with its findings when it reports at exit, and "complete" false when
+//     a report it was asked for (--json, --sarif) could not be written. A
+//     process that never reaches its report -- killed, ended by _exit() or
+//     abort(), or replaced by exec() with a program msledger does not track --
+//     stays "running"; exec() of a tracked program rewrites the file under the
+//     same pid.
 //   * The launcher reads the directory when the job is over: the findings of
-//     every process, and the processes that did not report.
+//     every process, and the processes that did not report. A status file
+//     that cannot be parsed is a process that did not report, never one
+//     skipped.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MSLEDGER_RUNTIME_JOB_H
@@ -49,6 +53,7 @@ struct JobProcess {
   bool exited = false;   // it reached its report at exit
   uint64_t findings = 0; // leaks and errors not suppressed
   uint64_t leakedBytes = 0;
+  bool complete = true; // its reports were written (false: one failed)
 };
 
 /// The status file's text.

@@ -1,13 +1,19 @@
 //===- journal.cpp - A crash-safe journal of the ledger's events ----------===//
 #include "journal.h"
 
+#include "output.h"
+
 #include "catalog_table.h"
 
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
+#include <cstdio>
 #include <cstring>
 #include <fcntl.h>
+#include <new>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <vector>
 
@@ -54,6 +60,20 @@ Journal::~Journal() {
     munmap(Header, MappedBytes);
   if (Fd >= 0)
     close(Fd);
+}
+
+void Journal::detach() {
+  if (Header)
+    munmap(Header, MappedBytes);
+  if (Fd >= 0)
+    close(Fd);
+  Header = nullptr;
+  Units = nullptr;
+  Fd = -1;
+  Path.clear();
+  // A thread of the parent may have held it at the fork: the child's copy
+  // would stay locked.
+  new (&ReserveMutex) std::mutex;
 }
 
 bool Journal::reserveThrough(uint64_t blocks, bool writer) {
@@ -115,20 +135,47 @@ bool Journal::open(const std::string &path, uint64_t bytes,
   uint64_t blocks =
       (std::max<uint64_t>(bytes, 1 << 20) - kJournalDataOffset) / kBlockBytes;
   uint64_t size = kJournalDataOffset + blocks * kBlockBytes;
-  int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) {
-    *error = "cannot create the journal " + path + ": " + strerror(errno);
+  // A journal is a file of its own: a device or a FIFO at the path is the
+  // user's, never truncated or removed.
+  struct stat st;
+  if (stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+    *error = "the journal " + path + " is " + fileKind(st.st_mode) +
+             ", not a regular file";
     return false;
   }
-  // Every failure from here on removes the file it created: no empty or
-  // half-made journal is left for msledger report to misread.
+  int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  bool created = fd >= 0;
+  if (!created && errno == EEXIST)
+    fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    *error = fd < 0
+                 ? "cannot create the journal " + path + ": " + strerror(errno)
+                 : "the journal " + path + " is not a regular file";
+    if (fd >= 0)
+      close(fd);
+    return false;
+  }
+  JournalHeader previous{};
+  if (!created &&
+      pread(fd, &previous, sizeof previous, 0) ==
+          static_cast<ssize_t>(sizeof previous) &&
+      memcmp(previous.magic, "MSLJRNL1", 8) == 0 && !previous.exited &&
+      previous.pid != static_cast<uint32_t>(getpid()) &&
+      kill(static_cast<pid_t>(previous.pid), 0) == 0)
+    fprintf(stderr,
+            "msledger: the journal %s is also pid %u's, still running: give "
+            "each process its own (%%p in the path)\n",
+            path.c_str(), previous.pid);
+  // Every failure from here on removes the file if it created it: no empty
+  // or half-made journal is left for msledger report to misread.
   auto failWith = [&](const std::string &message) {
     *error = message;
     close(fd);
-    unlink(path.c_str());
+    if (created)
+      unlink(path.c_str());
     return false;
   };
-  if (ftruncate(fd, static_cast<off_t>(size)) != 0)
+  if (ftruncate(fd, 0) != 0 || ftruncate(fd, static_cast<off_t>(size)) != 0)
     return failWith("cannot size the journal " + path + ": " + strerror(errno));
   // The header and the first blocks are reserved now, the rest as the
   // journal fills (reserveThrough): a page of a sparse file the filesystem

@@ -110,7 +110,11 @@ public:
   Journal(const Journal &) = delete;
   Journal &operator=(const Journal &) = delete;
   ~Journal();
-  /// Creates (or replaces) `path`, `bytes` long. False with *error set.
+  /// Creates `path`, or reuses the regular file there, `bytes` long; a
+  /// path that is not a regular file (a device, a FIFO) is refused and
+  /// left as it is, and on failure only a file this call created is
+  /// removed. A journal there of another process still running is taken
+  /// over with a warning on stderr. False with *error set.
   bool open(const std::string &path, uint64_t bytes, uint64_t startUnixMs,
             uint32_t ledgerFlags, std::string *error);
   bool active() const { return Header != nullptr && !Disabled && !Paused; }
@@ -131,8 +135,12 @@ public:
   /// The pages of the first `bytes` of the units that are in memory
   /// (mincore); for tests of prefault().
   uint64_t residentBytes(uint64_t bytes) const;
-  /// In a fork child: the journal is the parent's.
-  void disable() { Disabled = true; }
+  /// In a fork child: lets go of the parent's journal (unmapped, its
+  /// descriptor closed; nothing more is written to it), so that the child
+  /// may open one of its own.
+  void detach();
+  /// The path it was opened with; "" if none is open.
+  const std::string &path() const { return Path; }
   /// Faults pages in by touching them, as on kernels without
   /// MADV_POPULATE_WRITE (which prefault() falls back to); for tests.
   void populateByTouch() { PopulateByTouch = true; }

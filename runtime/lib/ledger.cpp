@@ -1,7 +1,9 @@
 //===- ledger.cpp - The ledger: live records, events, errors --------------===//
 #include "ledger.h"
 
+#include "escape.h"
 #include "job.h"
+#include "json_io.h"
 #include "monitor.h"
 #include "output.h"
 #include "report.h"
@@ -134,18 +136,7 @@ Ledger::Ledger() {
   Pid = getpid();
   ProjectRoot = absoluteDirectory(Opts.project_root);
   announceStart();
-  if (!Opts.journal_path.empty()) {
-    std::string error;
-    if (!Journal_.open(
-            expandPath(Opts.journal_path, Pid, processRank()),
-            static_cast<uint64_t>(std::max(1, Opts.journal_size_mb)) << 20,
-            StartUnixMs,
-            (Opts.check_device_heap ? kJournalDeviceLevel : 0u) |
-                (Opts.check_cann_heap ? kJournalCannLevel : 0u) |
-                (Opts.implicit_release_is_leak ? kJournalImplicitIsLeak : 0u),
-            &error))
-      fprintf(stderr, "msledger: %s; no journal\n", error.c_str());
-  }
+  openJournal();
   ChainDepth = static_cast<unsigned>(
       std::clamp<long long>(Opts.chain_depth, 0, kMaxChain));
   if (Opts.log_level == "info") {
@@ -377,9 +368,59 @@ void Ledger::renewSerialBlock() {
 
 uint64_t Ledger::nowNs() const { return monotonicNs() - StartNs; }
 
+void Ledger::openJournal() {
+  if (Opts.journal_path.empty())
+    return;
+  std::string path = expandPath(Opts.journal_path, getpid(), processRank());
+  std::string error;
+  if (!Journal_.open(
+          path, static_cast<uint64_t>(Opts.journal_size_mb) << 20, StartUnixMs,
+          (Opts.check_device_heap ? kJournalDeviceLevel : 0u) |
+              (Opts.check_cann_heap ? kJournalCannLevel : 0u) |
+              (Opts.implicit_release_is_leak ? kJournalImplicitIsLeak : 0u),
+          &error)) {
+    fprintf(stderr, "msledger: %s; no journal\n", printable(error).c_str());
+    return;
+  }
+  // A forked child's journal: the sites and chains interned before it
+  // opened, which its events name. One interned meanwhile may be written
+  // twice, the same both times.
+  for (uint32_t index = 0; index < kSiteSlots; ++index)
+    if (const msledger_site *site =
+            Sites[index].load(std::memory_order_acquire))
+      Journal_.site(index + 1, site);
+  if (Chain *chains = Chains.load(std::memory_order_acquire))
+    for (uint32_t index = 0; index < kChainSlots; ++index) {
+      const Chain &chain = chains[index];
+      if (chain.state.load(std::memory_order_acquire) != 2)
+        continue;
+      uint32_t callerIds[kMaxChain];
+      for (unsigned i = 0; i < chain.count; ++i)
+        callerIds[i] = internSite(chain.callers[i]);
+      Journal_.chain(kSiteSlots + index + 1, internSite(chain.site), callerIds,
+                     chain.count);
+    }
+}
+
+void Ledger::startForkedChild() {
+  announceStart();
+  if (Opts.journal_path.empty())
+    return;
+  // Its own journal where the path names one (%p, or a rank of its own);
+  // the parent's is the parent's.
+  std::string path = expandPath(Opts.journal_path, getpid(), processRank());
+  if (path != ParentJournalPath) {
+    openJournal();
+    return;
+  }
+  write("msledger: pid " + std::to_string(getpid()) + ", forked from pid " +
+        std::to_string(getppid()) + ", keeps no journal: " + printable(path) +
+        " is its parent's (%p in journal_path gives each process its own)\n");
+}
+
 void Ledger::startClock() {
   if (StatusPending.exchange(false))
-    announceStart(); // a forked child's first allocation
+    startForkedChild(); // a forked child's first allocation
   bool expected = false;
   if (!ClockRunning.compare_exchange_strong(expected, true))
     return;
@@ -493,6 +534,15 @@ void Ledger::beginRelease(unsigned api, uint64_t handle,
   pending->releasesOthers = route & kRouteReleasesOthers;
   if (pending->releasesOthers)
     renewSerialBlock();
+  // NULL names nothing a family of pointer handles acquired (a device id or
+  // a model id of 0 is a handle). It is never looked up: the records of a
+  // family without handles (aclInit's) are keyed by 0 too, and would read as
+  // a mismatched release of them.
+  if (handle == 0 && familyOf(api).hasHandle && familyOf(api).handleIsPointer) {
+    pending->taken = RecordTable::TakeResult::NotFound;
+    pending->event.serial = serialAtLeast(0);
+    return;
+  }
   // The release's serial is taken now, under the key's shard lock, before
   // the real call can let another thread be handed the same address: the
   // events of a key have serials in the order they happen.
@@ -534,6 +584,11 @@ void Ledger::settleRelease(const PendingRelease &pending, bool succeeded) {
     error.kind = ErrorKind::MismatchedRelease;
     error.hasAcquired = true;
     error.acquired = RecordTable::unpack(pending.record);
+    reportError(error);
+    return;
+  }
+  if (pending.handle == 0 && family.hasHandle && family.handleIsPointer) {
+    error.kind = ErrorKind::IllegalRelease; // NULL (above)
     reportError(error);
     return;
   }
@@ -879,9 +934,12 @@ void Ledger::writeSnapshot() {
   snprintf(name, sizeof name, "/snapshot-%06llu.json",
            static_cast<unsigned long long>(sequence));
   std::string path = dir + name;
-  if (!replaceFile(path, text, /*durable=*/false))
-    write("msledger: cannot write the snapshot " + path + ": " +
-          strerror(errno) + "\n");
+  // Said once, with the path: a directory that cannot be made fails every
+  // interval alike.
+  if (!writeOutputFile(path, text, /*durable=*/false) &&
+      !SnapshotFailed.exchange(true))
+    write("msledger: cannot write the snapshot " + printable(path) + ": " +
+          strerror(errno) + " (later snapshots that fail are not named)\n");
 }
 
 void Ledger::finish() {
@@ -906,28 +964,55 @@ void Ledger::finish() {
       Suppressions_.formatUsed() + Suppressions_.formatUnused();
   if (!suppressed.empty())
     write(suppressed);
+  // A report that cannot be written leaves the run incomplete: it fails as
+  // findings do (runtime/README.md, "Exit status").
+  bool written = true;
   if (!Opts.json_path.empty()) {
     std::string path = expandPath(Opts.json_path, getpid(), processRank());
-    if (!replaceFile(path, formatJson(reportInput(), live, errors(), true),
-                     /*durable=*/true))
-      write("msledger: cannot write the JSON report " + path + ": " +
+    warnIfAnothers(path, "JSON report");
+    if (!writeOutputFile(path, formatJson(reportInput(), live, errors(), true),
+                         /*durable=*/true)) {
+      written = false;
+      write("msledger: cannot write the JSON report " + printable(path) + ": " +
             strerror(errno) + "\n");
-    // A rank set after the start (a worker's setenv after fork) renames it.
+    }
+    // A rank set after the start (a worker's setenv after fork) renames it:
+    // the start's report goes, unless another process has replaced it since.
     if (!StartJsonPath.empty() && StartJsonPath != path)
-      unlink(StartJsonPath.c_str());
+      removeIfUnchanged(StartJsonPath, StartJson);
   }
   if (!Opts.sarif_path.empty()) {
     std::string path = expandPath(Opts.sarif_path, getpid(), processRank());
-    if (!replaceFile(path,
-                     formatSarif(reportInput(), live, errors(), ProjectRoot),
-                     /*durable=*/true))
-      write("msledger: cannot write the SARIF log " + path + ": " +
+    if (!writeOutputFile(
+            path, formatSarif(reportInput(), live, errors(), ProjectRoot),
+            /*durable=*/true)) {
+      written = false;
+      write("msledger: cannot write the SARIF log " + printable(path) + ": " +
             strerror(errno) + "\n");
+    }
   }
   writeJobStatus(true, totals.allocations + totals.resources + errorCount(),
-                 totals.bytes);
-  if ((leaked || errorCount() > 0) && Opts.exitcode != 0)
+                 totals.bytes, written);
+  if ((leaked || errorCount() > 0 || !written) && Opts.exitcode != 0)
     exitWithStatus(Opts.exitcode);
+}
+
+bool Ledger::warnIfAnothers(const std::string &path, const char *what) {
+  std::optional<std::string> text = readRegularFile(path, 256 << 20);
+  std::string ignored;
+  std::unique_ptr<boost::json::object> report =
+      text ? parseJsonObject(*text, path, &ignored) : nullptr;
+  if (!report)
+    return false;
+  JsonFields fields(*report, path);
+  int pid = static_cast<int>(fields.integer("pid", 0, INT32_MAX, 0));
+  if (!fields.ok() || pid == 0 || pid == getpid() ||
+      fields.string("tool") != "msledger")
+    return false;
+  write("msledger: the " + std::string(what) + " " + printable(path) +
+        " is also pid " + std::to_string(pid) +
+        "'s: give each process its own (%p in the path)\n");
+  return true;
 }
 
 size_t Ledger::memoryBytes() const {
@@ -963,7 +1048,8 @@ void Ledger::forkChild() {
   Pid = getpid();
   ClockRunning.store(false);
   forkParent();
-  Journal_.disable(); // the journal is the parent's
+  ParentJournalPath = Journal_.path();
+  Journal_.detach(); // the journal is the parent's
   // Announced at its first allocation: a child that only exec()s (system(),
   // popen()) is not one of the job's processes.
   StartJsonPath.clear();
@@ -972,17 +1058,24 @@ void Ledger::forkChild() {
 }
 
 void Ledger::announceStart() {
-  writeJobStatus(false, 0, 0);
+  writeJobStatus(false, 0, 0, true);
   if (Opts.json_path.empty())
     return;
   std::vector<Record> none[2];
-  StartJsonPath = expandPath(Opts.json_path, getpid(), processRank());
-  replaceFile(StartJsonPath, formatJson(reportInput(), none, {}, false),
-              /*durable=*/false);
+  std::string path = expandPath(Opts.json_path, getpid(), processRank());
+  // Another process's report there is its own: a start report (which says
+  // nothing yet) never replaces it.
+  if (warnIfAnothers(path, "JSON report"))
+    return;
+  StartJsonPath = path;
+  if (!writeOutputFile(path, formatJson(reportInput(), none, {}, false),
+                       /*durable=*/false, &StartJson))
+    write("msledger: cannot write the JSON report " + printable(path) + ": " +
+          strerror(errno) + "\n");
 }
 
 void Ledger::writeJobStatus(bool exited, uint64_t findings,
-                            uint64_t leakedBytes) {
+                            uint64_t leakedBytes, bool complete) {
   if (Opts.job_dir.empty())
     return;
   JobProcess process;
@@ -993,8 +1086,9 @@ void Ledger::writeJobStatus(bool exited, uint64_t findings,
   process.exited = exited;
   process.findings = findings;
   process.leakedBytes = leakedBytes;
-  replaceFile(jobStatusPath(Opts.job_dir, process.pid),
-              formatJobStatus(process), /*durable=*/false);
+  process.complete = complete;
+  writeOutputFile(jobStatusPath(Opts.job_dir, process.pid),
+                  formatJobStatus(process), /*durable=*/false);
 }
 
 std::string Ledger::processLabel() const {
@@ -1004,7 +1098,7 @@ std::string Ledger::processLabel() const {
   if (rank < 0 && !descendant)
     return "";
   return "====== msledger: pid " + std::to_string(getpid()) + ", " +
-         rankText(rank) + ", " + programPath() + "\n";
+         rankText(rank) + ", " + printable(programPath()) + "\n";
 }
 
 } // namespace msledger

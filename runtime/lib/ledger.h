@@ -44,6 +44,7 @@
 #include "journal.h"
 #include "msledger/msledger.h"
 #include "options.h"
+#include "output.h"
 #include "record_table.h"
 #include "suppressions.h"
 
@@ -406,7 +407,20 @@ private:
   /// This process's status file in the job directory, and (when it starts)
   /// the JSON report saying it has not reported yet.
   void announceStart();
-  void writeJobStatus(bool exited, uint64_t findings, uint64_t leakedBytes);
+  /// The journal (journal_path), if asked for; in a forked child, with the
+  /// sites and chains known before it opened.
+  void openJournal();
+  /// A forked child's first allocation: its status, its JSON report's
+  /// start, its own journal (or a line saying why it has none).
+  void startForkedChild();
+  std::string ParentJournalPath; // in a forked child: the parent's journal
+  WrittenFile StartJson;         // the JSON report written at the start
+  void writeJobStatus(bool exited, uint64_t findings, uint64_t leakedBytes,
+                      bool complete);
+  /// Says so in the log, and true, if `path` holds a JSON document of
+  /// msledger's written by another process: two processes given one path.
+  bool warnIfAnothers(const std::string &path, const char *what);
+  std::atomic<bool> SnapshotFailed{false}; // said once
   /// "====== msledger: pid N, rank R, PROGRAM" before each report of a
   /// process that is one of a job's; empty otherwise.
   std::string processLabel() const;

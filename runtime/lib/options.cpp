@@ -116,6 +116,12 @@ void Options::parse(const std::string &text,
                         std::to_string(chain_depth));
     chain_depth = defaults.chain_depth;
   }
+  if (journal_size_mb < 1 || journal_size_mb > kMaxJournalSizeMb) {
+    problems->push_back("option 'journal_size_mb' must be 1 to " +
+                        std::to_string(kMaxJournalSizeMb) + " (MiB), not " +
+                        std::to_string(journal_size_mb));
+    journal_size_mb = defaults.journal_size_mb;
+  }
   if (!validLogLevel(log_level)) {
     problems->push_back(
         "option 'log_level' must be info, warn or error, not '" + log_level +

@@ -36,6 +36,8 @@ bool parseExitCode(const std::string &text, int *code);
 /// The callers an event's chain keeps at most (chain_depth's range is 0 to
 /// this), and a chain depth's value: a whole number in that range.
 constexpr int kMaxChainDepth = 16;
+/// The largest journal (journal_size_mb): 1 TiB.
+constexpr int kMaxJournalSizeMb = 1 << 20;
 bool parseChainDepth(const std::string &text, int *depth);
 
 } // namespace msledger

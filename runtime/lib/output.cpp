@@ -1,6 +1,7 @@
 //===- output.cpp - Where the ledger's reports go -------------------------===//
 #include "output.h"
 
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -41,9 +42,13 @@ bool writeAll(int fd, const std::string &text) {
 
 void writeLog(const std::string &logPath, const std::string &text) {
   if (!logPath.empty()) {
-    int fd =
-        open(logPath.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+    // O_NONBLOCK: a FIFO nobody reads is a complaint, not a hang.
+    int fd = open(logPath.c_str(),
+                  O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NONBLOCK, 0644);
     if (fd >= 0) {
+      int flags = fcntl(fd, F_GETFL);
+      if (flags >= 0)
+        fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
       bool ok = writeAll(fd, text);
       close(fd);
       if (ok)
@@ -56,19 +61,176 @@ void writeLog(const std::string &logPath, const std::string &text) {
   writeAll(2, text);
 }
 
-bool replaceFile(const std::string &path, const std::string &text,
-                 bool durable) {
-  std::string temp = path + ".tmp" + std::to_string(getpid());
-  int fd = open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  bool ok = fd >= 0 && writeAll(fd, text) && (!durable || fsync(fd) == 0);
-  if (fd >= 0)
-    close(fd);
-  if (ok && rename(temp.c_str(), path.c_str()) == 0)
-    return true;
+const char *fileKind(unsigned mode) {
+  switch (mode & S_IFMT) {
+  case S_IFDIR:
+    return "a directory";
+  case S_IFCHR:
+    return "a character device";
+  case S_IFBLK:
+    return "a block device";
+  case S_IFIFO:
+    return "a FIFO";
+  case S_IFSOCK:
+    return "a socket";
+  case S_IFLNK:
+    return "a symbolic link";
+  default:
+    return "a regular file";
+  }
+}
+
+namespace {
+
+/// Writes `text` to what `path` already is: a device or a FIFO.
+bool writeThrough(const std::string &path, const std::string &text) {
+  // O_NONBLOCK: a FIFO without a reader is ENXIO, not a wait.
+  int fd = open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0)
+    return false;
+  int flags = fcntl(fd, F_GETFL);
+  if (flags >= 0)
+    fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+  bool ok = writeAll(fd, text);
   int saved = errno;
-  unlink(temp.c_str());
+  close(fd);
+  errno = saved;
+  return ok;
+}
+
+/// `path`'s directory ("." for a bare name).
+std::string directoryOf(const std::string &path) {
+  size_t slash = path.rfind('/');
+  if (slash == std::string::npos)
+    return ".";
+  return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+/// A short name for a temporary in `dir` that does not exist yet; short so
+/// that a file name near NAME_MAX leaves room for it.
+std::string temporaryName(const std::string &dir) {
+  static std::atomic<unsigned> counter{0};
+  return dir + "/.msledger." + std::to_string(getpid()) + "." +
+         std::to_string(counter.fetch_add(1)) + ".tmp";
+}
+
+/// A writable temporary in `dir`: unnamed where the filesystem allows
+/// (*named empty), else created under a fresh short name in *named.
+int openTemporary(const std::string &dir, mode_t mode, std::string *named) {
+  named->clear();
+  int fd = open(dir.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, mode);
+  if (fd >= 0 || (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL))
+    return fd;
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    *named = temporaryName(dir);
+    fd = open(named->c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+    if (fd >= 0 || errno != EEXIST)
+      return fd;
+  }
+  return -1;
+}
+
+/// Replaces the regular file (or nothing) at `path` with `text`.
+bool replaceRegular(const std::string &path, const std::string &text,
+                    bool durable, mode_t mode, bool keepMode,
+                    WrittenFile *written) {
+  std::string dir = directoryOf(path), named;
+  int fd = openTemporary(dir, mode, &named);
+  if (fd < 0)
+    return false;
+  // A new file has the mode open() gave it (umask applied); a replaced one
+  // keeps its own.
+  bool ok = writeAll(fd, text) && (!durable || fsync(fd) == 0) &&
+            (!keepMode || fchmod(fd, mode) == 0);
+  struct stat st;
+  if (ok && fstat(fd, &st) == 0 && written) {
+    written->device = st.st_dev;
+    written->inode = st.st_ino;
+    written->replaced = true;
+  }
+  if (ok && named.empty()) {
+    // Named only for the rename: a kill before this leaves nothing behind.
+    std::string self = "/proc/self/fd/" + std::to_string(fd);
+    for (int attempt = 0; attempt < 100; ++attempt) {
+      named = temporaryName(dir);
+      if (linkat(AT_FDCWD, self.c_str(), AT_FDCWD, named.c_str(),
+                 AT_SYMLINK_FOLLOW) == 0)
+        break;
+      if (errno != EEXIST) {
+        ok = false;
+        named.clear();
+        break;
+      }
+    }
+  }
+  int saved = errno;
+  close(fd);
+  if (ok && !named.empty() && rename(named.c_str(), path.c_str()) == 0) {
+    if (durable) {
+      int dirFd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+      if (dirFd >= 0) {
+        fsync(dirFd);
+        close(dirFd);
+      }
+    }
+    return true;
+  }
+  if (ok)
+    saved = errno;
+  if (!named.empty())
+    unlink(named.c_str());
   errno = saved;
   return false;
+}
+
+} // namespace
+
+bool writeOutputFile(const std::string &path, const std::string &text,
+                     bool durable, WrittenFile *written) {
+  if (written)
+    *written = WrittenFile{};
+  struct stat link, target;
+  if (lstat(path.c_str(), &link) != 0) {
+    if (errno != ENOENT)
+      return false;
+    return replaceRegular(path, text, durable, 0644, false, written);
+  }
+  std::string resolved = path;
+  if (S_ISLNK(link.st_mode)) {
+    char *real = realpath(path.c_str(), nullptr);
+    if (!real) {
+      // A link to nothing yet: written through it, making its target.
+      int fd =
+          open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+      if (fd < 0)
+        return false;
+      bool ok = writeAll(fd, text) && (!durable || fsync(fd) == 0);
+      int saved = errno;
+      close(fd);
+      errno = saved;
+      return ok;
+    }
+    resolved = real;
+    free(real);
+  }
+  if (stat(resolved.c_str(), &target) != 0)
+    return false;
+  if (S_ISREG(target.st_mode))
+    return replaceRegular(resolved, text, durable, target.st_mode & 07777, true,
+                          written);
+  if (S_ISCHR(target.st_mode) || S_ISFIFO(target.st_mode))
+    return writeThrough(resolved, text);
+  errno = S_ISDIR(target.st_mode) ? EISDIR : EINVAL;
+  return false;
+}
+
+bool removeIfUnchanged(const std::string &path, const WrittenFile &written) {
+  struct stat st;
+  if (!written.replaced || lstat(path.c_str(), &st) != 0 ||
+      !S_ISREG(st.st_mode) || st.st_dev != written.device ||
+      st.st_ino != written.inode)
+    return false;
+  return unlink(path.c_str()) == 0;
 }
 
 void makeDirectories(const std::string &dir) {
@@ -78,6 +240,27 @@ void makeDirectories(const std::string &dir) {
     if (slash == std::string::npos)
       break;
   }
+}
+
+std::optional<std::string> readRegularFile(const std::string &path,
+                                           size_t limit) {
+  int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0)
+    return std::nullopt;
+  struct stat st;
+  std::optional<std::string> text;
+  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+      static_cast<uint64_t>(st.st_size) <= limit) {
+    text.emplace();
+    char buffer[65536];
+    ssize_t n;
+    while ((n = read(fd, buffer, sizeof buffer)) > 0 && text->size() <= limit)
+      text->append(buffer, static_cast<size_t>(n));
+    if (n < 0 || text->size() > limit)
+      text.reset();
+  }
+  close(fd);
+  return text;
 }
 
 std::string programPath() {

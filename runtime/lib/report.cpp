@@ -1,6 +1,8 @@
 //===- report.cpp - Leak and error reports, text and JSON -----------------===//
 #include "report.h"
 
+#include "json_io.h"
+
 #include <boost/json.hpp>
 
 #include <algorithm>
@@ -805,7 +807,7 @@ std::string formatSnapshot(const ReportInput &input,
     annotations.push_back(std::move(out));
   }
   root["annotations"] = std::move(annotations);
-  return json::serialize(root) + "\n";
+  return writeJson(root);
 }
 
 namespace {
@@ -913,7 +915,7 @@ std::string formatJson(const ReportInput &input,
   root["errors"] = std::move(errorList);
   root["implicit_releases"] = std::move(implicit);
   root["summary"] = std::move(summary);
-  return json::serialize(root) + "\n";
+  return writeJson(root);
 }
 
 } // namespace msledger

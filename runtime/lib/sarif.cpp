@@ -1,6 +1,8 @@
 //===- sarif.cpp - Findings as a SARIF 2.1.0 log --------------------------===//
 #include "sarif.h"
 
+#include "json_io.h"
+
 #include <boost/json.hpp>
 
 #include <cstdio>
@@ -91,7 +93,22 @@ json::array rulesJson() {
 }
 
 /// The site's place as SARIF's location, or null if it has none.
-json::value locationJson(const msledger_site *site, const std::string &what) {
+/// Where `file` is, for SARIF: relative to the project's root (uriBaseId)
+/// when it is a relative path or an absolute one inside `root`; an
+/// absolute file:// URI, with no base, outside it (SARIF1004: an absolute
+/// URI never has a base).
+json::object artifactJson(const std::string &file, const std::string &root) {
+  std::string prefix = root.empty() || root.back() == '/' ? root : root + "/";
+  if (!file.empty() && file[0] == '/' &&
+      (prefix.empty() || file.compare(0, prefix.size(), prefix) != 0))
+    return json::object{{"uri", fileUri(file, false)}};
+  std::string relative = file[0] == '/' ? file.substr(prefix.size()) : file;
+  return json::object{{"uri", fileUri(relative, false)},
+                      {"uriBaseId", kRootId}};
+}
+
+json::value locationJson(const msledger_site *site, const std::string &what,
+                         const std::string &root) {
   if (!site || !site->file)
     return nullptr;
   json::object region{{"startLine", site->line > 0 ? site->line : 1}};
@@ -99,9 +116,7 @@ json::value locationJson(const msledger_site *site, const std::string &what) {
     region["startColumn"] = site->column;
   json::object location{
       {"physicalLocation",
-       json::object{{"artifactLocation",
-                     json::object{{"uri", fileUri(site->file, false)},
-                                  {"uriBaseId", kRootId}}},
+       json::object{{"artifactLocation", artifactJson(site->file, root)},
                     {"region", std::move(region)}}}};
   if (site->function)
     location["logicalLocations"] = json::array{
@@ -138,9 +153,9 @@ std::string fingerprint(const char *rule, Level level, const SiteTable &sites,
 
 /// The result's location, and its chain as a code flow.
 void addPlace(json::object &result, const SiteTable &sites, uint32_t id,
-              const std::string &what) {
+              const std::string &what, const std::string &root) {
   const msledger_site *site = id ? sites.site(id) : nullptr;
-  json::value location = locationJson(site, "");
+  json::value location = locationJson(site, "", root);
   if (location.is_null())
     return;
   result["locations"] = json::array{location};
@@ -149,13 +164,15 @@ void addPlace(json::object &result, const SiteTable &sites, uint32_t id,
     return;
   json::array steps;
   for (auto caller = callers.rbegin(); caller != callers.rend(); ++caller) {
-    json::value step = locationJson(
-        *caller, std::string("calls ") +
-                     ((*caller)->callee ? (*caller)->callee : "a helper"));
+    json::value step =
+        locationJson(*caller,
+                     std::string("calls ") +
+                         ((*caller)->callee ? (*caller)->callee : "a helper"),
+                     root);
     if (!step.is_null())
       steps.push_back(json::object{{"location", std::move(step)}});
   }
-  steps.push_back(json::object{{"location", locationJson(site, what)}});
+  steps.push_back(json::object{{"location", locationJson(site, what, root)}});
   result["codeFlows"] = json::array{json::object{
       {"threadFlows",
        json::array{json::object{{"locations", std::move(steps)}}}}}};
@@ -182,7 +199,7 @@ std::string unrewrittenNote(const SiteTable &sites, uint32_t site) {
 
 /// One result per (level, site, API) of the leaks, in serial order.
 void addLeaks(json::array &results, const ReportInput &input, Level level,
-              const std::vector<Record> &records) {
+              const std::vector<Record> &records, const std::string &root) {
   struct Finding {
     uint64_t firstSerial = 0, count = 0, bytes = 0;
     Space space = Space::None;
@@ -219,7 +236,7 @@ void addLeaks(json::array &results, const ReportInput &input, Level level,
     json::object result = resultJson(memory ? kMemoryLeak : kResourceLeak,
                                      message, level, input.sites, site, api);
     addPlace(result, input.sites, site,
-             memory ? "allocated here" : "acquired here");
+             memory ? "allocated here" : "acquired here", root);
     result["properties"] = json::object{{"level", levelName(level)},
                                         {"count", f.count},
                                         {"bytes", f.bytes},
@@ -250,7 +267,7 @@ RuleIndex ruleOf(ErrorKind kind) {
 /// first of each happened; the first one's allocation and earlier release
 /// are its related locations.
 void addErrors(json::array &results, const ReportInput &input,
-               const std::vector<ErrorEvent> &errors) {
+               const std::vector<ErrorEvent> &errors, const std::string &root) {
   std::map<std::tuple<int, uint32_t, unsigned>, size_t> index;
   std::vector<std::pair<const ErrorEvent *, uint64_t>> firsts; // and count
   for (const ErrorEvent &e : errors) {
@@ -286,11 +303,12 @@ void addErrors(json::array &results, const ReportInput &input,
     addPlace(result, input.sites, e->site,
              access   ? "accessed here"
              : memory ? "freed here"
-                      : "released here");
+                      : "released here",
+             root);
     json::array related;
     auto relate = [&](uint32_t site, const char *what) {
       json::value location =
-          locationJson(site ? input.sites.site(site) : nullptr, what);
+          locationJson(site ? input.sites.site(site) : nullptr, what, root);
       if (location.is_null())
         return;
       location.as_object()["id"] = related.size() + 1;
@@ -336,9 +354,9 @@ std::string formatSarif(const ReportInput &input,
                         const std::vector<ErrorEvent> &errors,
                         const std::string &projectRoot) {
   json::array results;
-  addErrors(results, input, errors);
+  addErrors(results, input, errors, projectRoot);
   for (Level level : {Level::Device, Level::Cann})
-    addLeaks(results, input, level, live[static_cast<int>(level)]);
+    addLeaks(results, input, level, live[static_cast<int>(level)], projectRoot);
   json::object driver{{"name", "msledger"},
                       {"fullName", "msledger leak checker for CANN / ACL"},
                       {"version", MSLEDGER_VERSION},
@@ -362,7 +380,7 @@ std::string formatSarif(const ReportInput &input,
   json::object log{{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
                    {"version", "2.1.0"},
                    {"runs", json::array{std::move(run)}}};
-  return json::serialize(log) + "\n";
+  return writeJson(log);
 }
 
 } // namespace msledger

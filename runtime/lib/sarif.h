@@ -12,9 +12,12 @@
 //     bytes and the count; so are the bad releases of one kind at one site;
 //   * the location is the site's file relative to the project root, through
 //     run.originalUriBaseIds (PROJECTROOT: the `projectRoot` given), with
-//     line and column; a call chain is the result's code flow, outermost
-//     caller first; a bad release's allocation (and earlier release) are
-//     related locations; a call that was not rewritten has no location;
+//     line and column; an absolute file name (a swapped header's __FILE__
+//     under CMake) inside the root is made relative to it, one outside is an
+//     absolute file:// URI with no base (SARIF1004); a call chain is the
+//     result's code flow, outermost caller first; a bad release's allocation
+//     (and earlier release) are related locations; a call that was not
+//     rewritten has no location;
 //   * partialFingerprints names the finding by rule, level, file, API and
 //     the serial numbers of its site and chain, which msrewrite derives from
 //     the project, not the machine or the run: the same on every CI run

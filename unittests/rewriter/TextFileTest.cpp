@@ -57,6 +57,17 @@ TEST_F(TextFileTest, KeepsTheModeOfTheFileItReplaces) {
   EXPECT_EQ(st.st_mode & 07777, 0751u);
 }
 
+TEST_F(TextFileTest, OnlyARegularFileIsRead) {
+  std::string error;
+  EXPECT_FALSE(readTextFile(Dir, &error));
+  EXPECT_NE(error.find("Is a directory"), std::string::npos) << error;
+  std::string fifo = Dir + "/fifo";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_FALSE(readTextFile(fifo, &error)) << "never blocks on a FIFO";
+  EXPECT_EQ(error, "cannot read " + fifo + ": not a regular file");
+  EXPECT_FALSE(readTextFile("/dev/zero", &error)) << "nor reads forever";
+}
+
 TEST_F(TextFileTest, FailuresNameThePathAndLeaveNoTemporary) {
   std::string error;
   EXPECT_FALSE(readTextFile(Dir + "/missing.cpp", &error));

@@ -105,6 +105,28 @@ TEST(Ledger, IllegalDoubleAndMismatchedReleases) {
       << "the memory is gone all the same";
 }
 
+TEST(Ledger, ANullHandleIsAnIllegalReleaseNeverAnotherFamilysRecord) {
+  // aclInit's record has no handle: keyed as 0 in its namespace. A NULL
+  // mstx heap or region handle, or a NULL stream, is no release of it.
+  Ledger::get().acquire(api("aclInit"), 0, 0, Space::None, nullptr);
+  for (const char *release_ :
+       {"mstxMemHeapUnregister", "mstxMemRegionsUnregister",
+        "aclrtDestroyStream"}) {
+    release(release_, 0, true);
+    ErrorEvent error = lastError();
+    EXPECT_EQ(error.kind, ErrorKind::IllegalRelease) << release_;
+    EXPECT_FALSE(error.hasAcquired) << release_;
+  }
+  EXPECT_TRUE(live(Level::Cann, api("aclInit"), 0));
+  // A device id of 0 is a handle, not NULL.
+  uint64_t errors = Ledger::get().errorCount();
+  Ledger::get().acquire(api("aclrtSetDevice"), 0, 0, Space::None, nullptr);
+  release("aclrtResetDevice", 0, true);
+  EXPECT_EQ(Ledger::get().errorCount(), errors);
+  release("aclFinalize", 0, true);
+  EXPECT_FALSE(live(Level::Cann, api("aclInit"), 0));
+}
+
 TEST(Ledger, HandleNamespacesKeepFamiliesApart) {
   // A channel description and its channel share an address; a device id and a
   // model id may share a number. Neither collides.

@@ -84,3 +84,34 @@ TEST(Sarif, NothingFoundIsAnEmptyRunWithItsRules) {
   EXPECT_EQ(run.at("originalUriBaseIds").at("PROJECTROOT").at("uri"),
             "file:///p/");
 }
+
+TEST(Sarif, AbsoluteFilesAreRelativeInsideTheRootAndBaselessOutside) {
+  static const msledger_site inside = {"/p/src/a.cpp", 3,      1, 1,
+                                       "aclrtMalloc",  nullptr};
+  static const msledger_site outside = {"/opt/sdk/b.h", 4,      1, 2,
+                                        "aclrtMalloc",  nullptr};
+  ReportInput input;
+  input.sites.site = [](uint32_t id) {
+    return id == 1 ? &inside : id == 2 ? &outside : nullptr;
+  };
+  input.sites.callers = [](uint32_t) {
+    return std::vector<const msledger_site *>{};
+  };
+  std::vector<Record> live[2];
+  live[static_cast<int>(Level::Cann)] = {leakAt(1, "aclrtMalloc", 100, 1),
+                                         leakAt(2, "aclrtMalloc", 50, 2)};
+  json::array results = resultsOf(formatSarif(input, live, {}, "/p"));
+  ASSERT_EQ(results.size(), 2u);
+  auto artifact = [&](size_t i) {
+    return results[i]
+        .at("locations")
+        .at(0)
+        .at("physicalLocation")
+        .at("artifactLocation")
+        .as_object();
+  };
+  EXPECT_EQ(artifact(0).at("uri"), "src/a.cpp");
+  EXPECT_EQ(artifact(0).at("uriBaseId"), "PROJECTROOT");
+  EXPECT_EQ(artifact(1).at("uri"), "file:///opt/sdk/b.h");
+  EXPECT_FALSE(artifact(1).contains("uriBaseId")) << "SARIF1004";
+}
