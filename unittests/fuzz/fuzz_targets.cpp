@@ -1,0 +1,73 @@
+//===- fuzz_targets.cpp - The fuzzed readers of msledger's inputs ---------===//
+#include "fuzz_targets.h"
+
+#include "job.h"
+#include "merge.h"
+#include "snapshots.h"
+#include "suppressions.h"
+
+#include <string>
+#include <vector>
+
+namespace msledger {
+
+namespace {
+
+std::string bytes(const uint8_t *data, size_t size) {
+  return std::string(reinterpret_cast<const char *>(data), size);
+}
+
+} // namespace
+
+bool fuzzMergeInput(const uint8_t *data, size_t size) {
+  MergeInput input;
+  std::string error;
+  if (!parseMergeInput(bytes(data, size), "fuzz.json", &input, &error))
+    return false;
+  // The same report twice, as two processes of a job would be.
+  std::vector<MergeInput> inputs{input, input};
+  inputs[1].path = "fuzz2.json";
+  MergedJob job = mergeReports(inputs);
+  formatMergedText(job);
+  formatMergedJson(job);
+  formatMergedSarif(job, "/project");
+  return true;
+}
+
+bool fuzzSnapshot(const uint8_t *data, size_t size) {
+  std::string error;
+  std::optional<Snapshot> snapshot =
+      parseSnapshot(bytes(data, size), "snapshot-000001.json", &error);
+  if (!snapshot)
+    return false;
+  diffReport(*snapshot, *snapshot);
+  Snapshot later = *snapshot;
+  later.sequence += 1;
+  later.timeMs += 1;
+  growthReport({*snapshot, later});
+  return true;
+}
+
+bool fuzzJobStatus(const uint8_t *data, size_t size) {
+  std::optional<JobProcess> process = parseJobStatus(bytes(data, size));
+  if (!process)
+    return false;
+  formatJobStatus(*process);
+  return true;
+}
+
+bool fuzzSuppressions(const uint8_t *data, size_t size) {
+  Suppressions suppressions;
+  std::string error;
+  if (!suppressions.parse(bytes(data, size), "fuzz.supp", &error))
+    return false;
+  for (const Suppression &suppression : suppressions.list())
+    for (const char *text : {"", "src/a.cpp", "src/a.cpp:12", "aclrtMalloc",
+                             "^x$", "a*b*c*d*e*f*g*h*i*j"})
+      patternMatches(suppression.pattern, text);
+  suppressions.formatUsed();
+  suppressions.formatUnused();
+  return true;
+}
+
+} // namespace msledger
