@@ -31,5 +31,12 @@ try:
     status = launcher.wait(timeout=60)
 except subprocess.TimeoutExpired:
     give_up("%s did not stop the launcher" % name)
+# A process that ignores the signal (SIGINT is ignored in processes a
+# non-interactive shell starts in the background) outlives the launcher:
+# the test's session ends with it.
+try:
+    os.killpg(launcher.pid, signal.SIGKILL)
+except ProcessLookupError:
+    pass
 print("status %d" % status)
 sys.stdout.write(open(log).read())
