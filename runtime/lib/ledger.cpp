@@ -1009,6 +1009,12 @@ bool Ledger::warnIfAnothers(const std::string &path, const char *what) {
   if (!fields.ok() || pid == 0 || pid == getpid() ||
       fields.string("tool") != "msledger")
     return false;
+  // An earlier run's report is this run's to replace: only one of a process
+  // still running, or of the parent this one was forked from (which may have
+  // ended since), is another's.
+  bool running = kill(pid, 0) == 0 || errno == EPERM;
+  if (!running && pid != ForkParentPid)
+    return false;
   write("msledger: the " + std::string(what) + " " + printable(path) +
         " is also pid " + std::to_string(pid) +
         "'s: give each process its own (%p in the path)\n");
@@ -1049,6 +1055,7 @@ void Ledger::forkChild() {
   ClockRunning.store(false);
   forkParent();
   ParentJournalPath = Journal_.path();
+  ForkParentPid = getppid();
   Journal_.detach(); // the journal is the parent's
   // Announced at its first allocation: a child that only exec()s (system(),
   // popen()) is not one of the job's processes.

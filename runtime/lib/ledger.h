@@ -414,11 +414,14 @@ private:
   /// start, its own journal (or a line saying why it has none).
   void startForkedChild();
   std::string ParentJournalPath; // in a forked child: the parent's journal
+  int ForkParentPid = 0;         // in a forked child: the parent's pid
   WrittenFile StartJson;         // the JSON report written at the start
   void writeJobStatus(bool exited, uint64_t findings, uint64_t leakedBytes,
                       bool complete);
   /// Says so in the log, and true, if `path` holds a JSON document of
-  /// msledger's written by another process: two processes given one path.
+  /// msledger's written by another process still running, or by the one
+  /// this process was forked from: two processes given one path. (An
+  /// earlier run's is not another's.)
   bool warnIfAnothers(const std::string &path, const char *what);
   std::atomic<bool> SnapshotFailed{false}; // said once
   /// "====== msledger: pid N, rank R, PROGRAM" before each report of a
