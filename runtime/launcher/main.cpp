@@ -33,6 +33,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <sys/file.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -188,11 +189,7 @@ std::string libraryPath() {
   return path;
 }
 
-pid_t Child = 0;
-void forward(int signal) {
-  if (Child > 0)
-    kill(Child, signal);
-}
+pid_t Child = 0; // the application
 
 } // namespace
 
@@ -288,7 +285,7 @@ int journalCommand(int argc, char **argv) {
             error.c_str());
     return 1;
   }
-  fputs(result.report.c_str(), stdout);
+  fwrite(result.report.data(), 1, result.report.size(), stdout);
   if (request.sarif &&
       !msledger::writeOutputFile(sarifPath, result.sarif, /*durable=*/false)) {
     fprintf(stderr, "msledger: cannot write the SARIF log %s: %s\n",
@@ -330,6 +327,15 @@ int mergeCommand(int argc, char **argv) {
   for (const std::string &warning : warnings)
     fprintf(stderr, "msledger: %s\n", msledger::printable(warning).c_str());
   msledger::MergedJob job = msledger::mergeReports(inputs);
+  if (!sarifPath.empty() && !job.uncataloged.empty()) {
+    std::string names;
+    for (const std::string &name : job.uncataloged)
+      names += (names.empty() ? "" : ", ") + msledger::printable(name);
+    fprintf(stderr,
+            "msledger: the SARIF log leaves out the findings of %s: not in "
+            "this msledger's catalog (registered by the application?)\n",
+            names.c_str());
+  }
   std::string text = msledger::formatMergedText(job);
   fwrite(text.data(), 1, text.size(), stdout);
   for (const auto &[path, text] :
@@ -342,8 +348,8 @@ int mergeCommand(int argc, char **argv) {
                                                      projectRoot)))}) {
     if (!path.empty() &&
         !msledger::writeOutputFile(path, text, /*durable=*/false)) {
-      fprintf(stderr, "msledger: cannot write %s: %s\n", path.c_str(),
-              strerror(errno));
+      fprintf(stderr, "msledger: cannot write %s: %s\n",
+              msledger::printable(path).c_str(), strerror(errno));
       return 1;
     }
   }
@@ -614,59 +620,68 @@ void setEnvironment(const LaunchOptions &launch) {
 }
 
 /// The job's directory (job.h): made before the application starts, removed
-/// when the job is over. Its name carries the launcher's pid, so that the
-/// directory of a launcher that was killed (SIGKILL: no destructor runs) is
-/// removed by the next launcher in the same TMPDIR.
+/// when the job is over. The launcher holds a lock on it (flock) for its
+/// life: the directory of a launcher that was killed (SIGKILL: no destructor
+/// runs) is the one whose lock the next launcher in the same TMPDIR can
+/// take, and removes -- whatever pid namespace or host the other ran in.
 struct JobDirectory {
   std::string path;
+  int lock = -1;
   JobDirectory() {
     const char *tmp = getenv("TMPDIR");
     std::string parent = tmp && *tmp ? tmp : "/tmp";
     removeStale(parent);
     std::string pattern =
         parent + "/msledger-job." + std::to_string(getpid()) + ".XXXXXX";
-    if (mkdtemp(pattern.data()))
+    if (mkdtemp(pattern.data())) {
       path = pattern;
-    else
+      lock = open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+      if (lock >= 0)
+        flock(lock, LOCK_EX | LOCK_NB);
+    } else {
       fprintf(stderr,
               "msledger: cannot make a job directory in %s (%s): the "
               "findings of the application's child processes will not count "
               "for the exit status\n",
               parent.c_str(), strerror(errno));
+    }
   }
-  ~JobDirectory() { remove(path); }
+  ~JobDirectory() {
+    remove(path);
+    if (lock >= 0)
+      close(lock);
+  }
 
-  /// Removes a job directory and the status files in it.
+  /// Removes a job directory and the files in it (status files, and any
+  /// temporary a writer without /proc left).
   static void remove(const std::string &dir) {
     if (dir.empty())
       return;
     if (DIR *listing = opendir(dir.c_str())) {
       while (dirent *entry = readdir(listing))
-        if (entry->d_name[0] != '.')
+        if (strcmp(entry->d_name, ".") != 0 && strcmp(entry->d_name, "..") != 0)
           unlinkat(dirfd(listing), entry->d_name, 0);
       closedir(listing);
     }
     rmdir(dir.c_str());
   }
-  /// The job directories in `parent` of launchers no longer running.
+  /// The job directories in `parent` whose launcher no longer holds them.
   static void removeStale(const std::string &parent) {
     DIR *listing = opendir(parent.c_str());
     if (!listing)
       return;
-    const std::string prefix = "msledger-job.";
     while (dirent *entry = readdir(listing)) {
-      std::string name = entry->d_name;
-      if (name.rfind(prefix, 0) != 0)
-        continue;
-      char *end = nullptr;
-      long pid = strtol(name.c_str() + prefix.size(), &end, 10);
+      std::string name = entry->d_name, dir = parent + "/" + name;
       struct stat st;
-      std::string dir = parent + "/" + name;
-      if (pid <= 0 || *end != '.' || lstat(dir.c_str(), &st) != 0 ||
+      if (name.rfind("msledger-job.", 0) != 0 || lstat(dir.c_str(), &st) != 0 ||
           !S_ISDIR(st.st_mode) || st.st_uid != geteuid())
         continue;
-      if (kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH)
-        remove(dir);
+      int fd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+      if (fd < 0)
+        continue;
+      if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+        remove(dir); // nobody holds it
+      close(fd);
     }
     closedir(listing);
   }
@@ -678,152 +693,184 @@ std::string signalName(int sig) {
   return std::string("SIG") + (name ? name : "?");
 }
 
-/// The launcher's live children other than zombies: after the application
-/// has exited, what the job left running (the launcher is its subreaper).
-/// "pid 123 (daemon)" each.
-std::vector<std::pair<pid_t, std::string>> liveChildren() {
-  std::vector<std::pair<pid_t, std::string>> children;
+/// The launcher's live descendants, zombies left out: what the job still
+/// runs. "pid 123 (daemon)" each, by pid.
+std::vector<std::pair<pid_t, std::string>> liveDescendants() {
+  struct Entry {
+    pid_t parent;
+    char state;
+    std::string command;
+  };
+  std::map<pid_t, Entry> processes;
   DIR *proc = opendir("/proc");
   if (!proc)
-    return children;
+    return {};
   while (dirent *entry = readdir(proc)) {
     char *end = nullptr;
     long pid = strtol(entry->d_name, &end, 10);
     if (pid <= 0 || *end)
       continue;
-    std::optional<std::string> stat;
     std::string ignored;
-    stat = msledger::readTextFile(
+    std::optional<std::string> stat = msledger::readTextFile(
         "/proc/" + std::string(entry->d_name) + "/stat", &ignored);
     // "pid (comm) state ppid ...": comm may hold anything, ')' included.
     size_t close = stat ? stat->rfind(')') : std::string::npos;
     if (close == std::string::npos || close + 4 >= stat->size())
       continue;
-    char state = (*stat)[close + 2];
-    long parent = strtol(stat->c_str() + close + 4, nullptr, 10);
-    if (parent != getpid() || state == 'Z')
-      continue;
     size_t open = stat->find('(');
-    children.emplace_back(static_cast<pid_t>(pid),
-                          stat->substr(open + 1, close - open - 1));
+    processes[static_cast<pid_t>(pid)] = {
+        static_cast<pid_t>(strtol(stat->c_str() + close + 4, nullptr, 10)),
+        (*stat)[close + 2], stat->substr(open + 1, close - open - 1)};
   }
   closedir(proc);
-  std::sort(children.begin(), children.end());
-  return children;
+  std::vector<std::pair<pid_t, std::string>> descendants;
+  for (const auto &[pid, entry] : processes) {
+    if (entry.state == 'Z')
+      continue;
+    for (pid_t up = entry.parent; up > 1;) {
+      if (up == getpid()) {
+        descendants.emplace_back(pid, entry.command);
+        break;
+      }
+      auto parent = processes.find(up);
+      up = parent == processes.end() ? 0 : parent->second.parent;
+    }
+  }
+  return descendants;
 }
 
 std::string
-describeChildren(const std::vector<std::pair<pid_t, std::string>> &children) {
+describeProcesses(const std::vector<std::pair<pid_t, std::string>> &processes) {
   std::string out;
-  for (const auto &[pid, command] : children)
+  for (const auto &[pid, command] : processes)
     out += (out.empty() ? "" : ", ") + ("pid " + std::to_string(pid)) + " (" +
            msledger::printable(command) + ")";
   return out;
 }
 
-/// Reaps what is left of the job once the application has exited: the
-/// launcher is the subreaper of every descendant, so each orphan becomes
-/// its child. `killed` gets the signal of each one a signal ended. SIGTERM,
-/// SIGINT or SIGHUP stop the wait: passed on to the processes still
-/// running, the signal is returned (0: every descendant ended).
-int waitForDescendants(std::map<int, int> &killed, const std::string &logFile) {
-  // Race-free: the signals stay pending while blocked, and sigwaitinfo
-  // takes SIGCHLD and the stop signals alike.
-  sigset_t waited;
-  sigemptyset(&waited);
-  for (int sig : {SIGCHLD, SIGTERM, SIGINT, SIGHUP})
-    sigaddset(&waited, sig);
-  sigprocmask(SIG_BLOCK, &waited, nullptr);
-  bool announced = false;
+/// How the job ended, as the launcher saw it.
+struct JobEnd {
+  int appStatus = 0;            // the application's wait status
+  std::map<int, int> killed;    // pid -> the signal that ended it
+  int stoppedBy = 0;            // the signal that stopped the wait, or 0
+  bool stoppedWithLive = false; // processes were still running then
+};
+
+/// Waits for the application and then for every descendant (the launcher
+/// is the subreaper of the job, so each orphan becomes its child), in one
+/// loop of sigwaitinfo over signals blocked before the fork: none is lost
+/// between two waits. While the application runs, SIGTERM, SIGHUP and the
+/// report signals are passed on to it (the terminal's SIGINT and SIGQUIT
+/// reach it directly). Once it has exited, the launcher says what it is
+/// still waiting for; SIGTERM, SIGINT or SIGHUP then stop the wait, passed
+/// on to every live descendant.
+JobEnd waitForJob(pid_t app, const sigset_t &waited,
+                  const std::string &logFile) {
+  JobEnd end;
+  bool appExited = false, announced = false;
   for (;;) {
     int status = 0;
     pid_t pid;
-    while ((pid = waitpid(-1, &status, WNOHANG)) > 0)
+    while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
       if (WIFSIGNALED(status))
-        killed[pid] = WTERMSIG(status);
+        end.killed[pid] = WTERMSIG(status);
+      if (pid == app) {
+        end.appStatus = status;
+        appExited = true;
+      }
+    }
     if (pid < 0 && errno == ECHILD)
-      return 0; // none left
-    if (!announced) {
+      return end; // none left
+    if (appExited && !announced) {
       announced = true;
-      std::vector<std::pair<pid_t, std::string>> left = liveChildren();
-      msledger::writeLog(
-          logFile, "====== msledger: the application exited; waiting for " +
-                       (left.empty() ? std::string("the processes it started")
-                                     : describeChildren(left)) +
-                       ", left running (SIGTERM, SIGINT or SIGHUP stops the "
-                       "wait)\n");
+      std::vector<std::pair<pid_t, std::string>> left = liveDescendants();
+      if (!left.empty())
+        msledger::writeLog(
+            logFile, "====== msledger: the application exited; waiting for " +
+                         describeProcesses(left) +
+                         ", left running (SIGTERM, SIGINT or SIGHUP stops "
+                         "the wait)\n");
     }
     siginfo_t info;
     int sig = sigwaitinfo(&waited, &info);
     if (sig < 0 || sig == SIGCHLD)
       continue;
-    std::vector<std::pair<pid_t, std::string>> left = liveChildren();
-    for (const auto &child : left)
-      kill(child.first, sig);
-    // Those the same signal already ended (sent to the whole process group)
-    // are reaped: they are not "still running".
-    while ((pid = waitpid(-1, &status, WNOHANG)) > 0)
-      if (WIFSIGNALED(status))
-        killed[pid] = WTERMSIG(status);
+    if (!appExited) {
+      if (sig != SIGINT && sig != SIGQUIT)
+        kill(app, sig);
+      continue;
+    }
+    if (sig != SIGTERM && sig != SIGINT && sig != SIGHUP)
+      continue;
+    std::vector<std::pair<pid_t, std::string>> left = liveDescendants();
+    for (const auto &process : left)
+      kill(process.first, sig);
+    end.stoppedBy = sig;
+    end.stoppedWithLive = !left.empty();
     msledger::writeLog(
         logFile,
         "====== msledger: stopped by " + signalName(sig) +
             (left.empty() ? std::string(" while waiting")
-                          : " while waiting for " + describeChildren(left) +
+                          : " while waiting for " + describeProcesses(left) +
                                 "; the signal was passed on to them") +
             "\n");
-    return sig;
+    return end;
   }
 }
 
-/// The job's processes besides the application: true if one of them
-/// reported findings or did not report at all (the job is incomplete:
-/// runtime/README.md, "Exit status"), each of those named.
-bool reviewJob(const std::string &dir, const std::map<int, int> &killed,
+/// The job's processes: true if one of them reported findings, could not
+/// write its report, or did not report at all (the job is incomplete:
+/// runtime/README.md, "Exit status"), each of the last two named. `app`, if
+/// not 0, is the application when a signal killed it: the launcher has
+/// named it already.
+bool reviewJob(const std::string &dir, const JobEnd &end, pid_t app,
                const std::string &logFile) {
   bool failed = false;
   for (const msledger::JobProcess &process : msledger::readJobDirectory(dir)) {
-    if (process.exited && !process.complete)
-      msledger::writeLog(
-          msledger::expandPath(logFile, process.pid, process.rank),
-          "====== ERROR: pid " + std::to_string(process.pid) + " (" +
-              msledger::rankText(process.rank) + ", " +
-              msledger::printable(process.program) +
-              ") could not write its report (its log says why)\n");
+    std::string log = msledger::expandPath(logFile, process.pid, process.rank);
+    std::string who = "====== ERROR: pid " + std::to_string(process.pid) +
+                      " (" + msledger::rankText(process.rank) + ", " +
+                      msledger::printable(process.program) + ")";
     if (process.exited) {
+      if (!process.complete)
+        msledger::writeLog(log, who + " could not write its report (its log "
+                                      "says why)\n");
       failed |= process.findings > 0 || !process.complete;
       continue;
     }
     failed = true;
-    auto signal = killed.find(process.pid);
+    if (process.pid == app)
+      continue;
+    auto signal = end.killed.find(process.pid);
     std::string why =
-        signal != killed.end()
+        signal != end.killed.end()
             ? "it was terminated by signal " + std::to_string(signal->second) +
                   " (" + signalName(signal->second) + ")"
-        : kill(process.pid, 0) == 0
+        : end.stoppedBy && kill(process.pid, 0) == 0
             ? "it was still running when msledger stopped waiting"
             : "it was killed, ended without exit() (_exit, abort), or "
               "exec()ed a program msledger does not track";
-    msledger::writeLog(msledger::expandPath(logFile, process.pid, process.rank),
-                       "====== ERROR: pid " + std::to_string(process.pid) +
-                           " (" + msledger::rankText(process.rank) + ", " +
-                           msledger::printable(process.program) +
-                           ") did not report: " + why +
-                           "; its leak report is lost\n");
+    msledger::writeLog(log, who + " did not report: " + why +
+                                "; its leak report is lost\n");
   }
   return failed;
 }
 
 /// Runs argv[0...] under the ledger and waits for it and every process it
 /// started; the exit status as a shell reports it: the application's own,
-/// unless it or another process of the job found something or did not
-/// report (then `exitCode`, if not 0), or it was killed, or a signal stopped
-/// the wait for what it left running (128 + the signal).
+/// unless a process of the job (the application too) found something or did
+/// not report (then `exitCode`, if not 0), or it was killed, or a signal
+/// stopped the wait for what it left running (128 + the signal).
 int runApplication(char **argv, const std::string &logFile, int exitCode,
                    const std::string &jobDir) {
   // Orphans of the job are reparented to the launcher, which reaps them and
   // so sees how each ended.
   prctl(PR_SET_CHILD_SUBREAPER, 1);
+  sigset_t waited, previous;
+  sigemptyset(&waited);
+  for (int sig : {SIGCHLD, SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2})
+    sigaddset(&waited, sig);
+  sigprocmask(SIG_BLOCK, &waited, &previous);
   Child = fork();
   if (Child < 0) {
     fprintf(stderr, "msledger: cannot start %s: %s\n", argv[0],
@@ -831,6 +878,7 @@ int runApplication(char **argv, const std::string &logFile, int exitCode,
     return 2;
   }
   if (Child == 0) {
+    sigprocmask(SIG_SETMASK, &previous, nullptr);
     // What the job's processes label themselves against (job.h).
     setenv("MSLEDGER_JOB_MAIN_PID", std::to_string(getpid()).c_str(), 1);
     execvp(argv[0], argv);
@@ -838,46 +886,25 @@ int runApplication(char **argv, const std::string &logFile, int exitCode,
             strerror(errno));
     _exit(127);
   }
-  // The terminal's ^C reaches the application directly; pass on the rest.
-  signal(SIGINT, SIG_IGN);
-  signal(SIGQUIT, SIG_IGN);
-  signal(SIGTERM, forward);
-  signal(SIGHUP, forward);
-  // The report signal, sent to the launcher, is the application's.
-  signal(SIGUSR1, forward);
-  signal(SIGUSR2, forward);
-  int status = 0;
-  while (waitpid(Child, &status, 0) < 0)
-    if (errno != EINTR) {
-      fprintf(stderr, "msledger: lost the application: %s\n", strerror(errno));
-      return 2;
-    }
-  std::map<int, int> killed;
   std::string appLog =
       msledger::expandPath(logFile, Child, msledger::processRank());
-  int stoppedBy = waitForDescendants(killed, appLog);
-  if (WIFSIGNALED(status)) {
-    int sig = WTERMSIG(status);
-    killed[Child] = sig;
+  JobEnd end = waitForJob(Child, waited, appLog);
+  int status = end.appStatus;
+  if (WIFSIGNALED(status))
     // The application's log, as its ledger named it: %p is its pid.
     msledger::writeLog(appLog, "====== ERROR: " + msledger::printable(argv[0]) +
                                    " was terminated by signal " +
-                                   std::to_string(sig) + " (" +
-                                   signalName(sig) +
+                                   std::to_string(WTERMSIG(status)) + " (" +
+                                   signalName(WTERMSIG(status)) +
                                    "); the leak report of a killed process "
                                    "is lost\n");
-  }
-  bool failed = false;
-  if (!jobDir.empty()) {
-    // The application's own status has its own report; only the others'
-    // are named here.
-    unlink(msledger::jobStatusPath(jobDir, Child).c_str());
-    failed = reviewJob(jobDir, killed, logFile);
-  }
+  bool failed =
+      !jobDir.empty() &&
+      reviewJob(jobDir, end, WIFSIGNALED(status) ? Child : 0, logFile);
   if (WIFSIGNALED(status))
     return 128 + WTERMSIG(status);
-  if (stoppedBy)
-    return 128 + stoppedBy;
+  if (end.stoppedBy)
+    return 128 + end.stoppedBy;
   if (failed && exitCode != 0)
     return exitCode;
   return WEXITSTATUS(status);

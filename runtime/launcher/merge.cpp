@@ -26,6 +26,12 @@ namespace {
 
 const char *const kPrefix = "====== ";
 
+/// `sum` + `add`, held at UINT64_MAX rather than wrapped: each size is at
+/// most 2^53, but sums of many are not.
+void addSaturating(uint64_t &sum, uint64_t add) {
+  sum = add > UINT64_MAX - sum ? UINT64_MAX : sum + add;
+}
+
 /// A field of an object merge has checked (checkEvent): it reads as it was
 /// checked, through the one reader of JSON inputs.
 int64_t integer(const json::object &in, const char *name, int64_t fallback) {
@@ -74,13 +80,14 @@ void checkEvent(JsonFields &in, const std::string &category) {
   in.string("family");
   in.count("size");
   in.count("serialNo");
+  // A callee this msledger's catalog does not list (one the application
+  // registered, msledger_register_api) is merged all the same; the SARIF
+  // log, whose rules come from the catalog, says it leaves it out.
   if (!levelNamed(level))
     in.fail("level",
             "\"" + printable(level) + "\" is not a level (device, cann)");
-  else if (apiIndex(callee.c_str()) < 0)
-    in.fail("callee", "\"" + printable(callee) +
-                          "\" is not an API of this msledger's catalog (a "
-                          "report of another version?)");
+  else if (callee.empty())
+    in.fail("callee", "no API named");
   else if (!spaceNamed(space))
     in.fail("space", "\"" + printable(space) + "\" is not a memory space");
   if (category != "errors")
@@ -95,27 +102,40 @@ void checkEvent(JsonFields &in, const std::string &category) {
     if (const json::object *event = in.object(related)) {
       JsonFields fields = in.nested(*event, related);
       checkSite(fields);
-      std::string relatedCallee = fields.string("callee");
-      if (fields.ok() && apiIndex(relatedCallee.c_str()) < 0)
-        fields.fail("callee",
-                    "\"" + printable(relatedCallee) +
-                        "\" is not an API of this msledger's catalog");
+      fields.string("callee");
     }
-  in.string("access");
+  // An access error's details: each one of the values the ledger writes.
+  std::string access = in.string("access");
+  if (in.ok() && !access.empty() && access != "read" && access != "write")
+    in.fail("access", "\"" + printable(access) + "\" is not read or write");
   in.count("bad_bytes");
   if (const json::object *range = in.object("range")) {
     JsonFields fields = in.nested(*range, "range");
     fields.count("size");
-    fields.string("address");
+    std::string address = fields.string("address");
+    char *end = nullptr;
+    errno = 0;
+    strtoull(address.c_str(), &end, 16);
+    if (fields.ok() && !address.empty() && (*end || errno))
+      fields.fail("address", "\"" + printable(address) +
+                                 "\" is not a hexadecimal address");
   }
-  in.string("direction");
+  std::string direction = in.string("direction");
+  bool knownDirection = direction.empty();
+  for (int kind = 0; kind < 8; ++kind)
+    knownDirection = knownDirection || direction == directionName(kind);
+  if (in.ok() && !knownDirection)
+    in.fail("direction",
+            "\"" + printable(direction) + "\" is not a copy direction");
 }
 
 /// Checks a report as merge reads it; false with *error naming the file
 /// and the field.
 bool checkReport(const MergeInput &input, std::string *error) {
   JsonFields in(input.report, input.path);
-  in.integer("pid", 0, INT32_MAX, 0);
+  if (!input.report.contains("pid"))
+    in.fail("pid", "missing: every report names its process");
+  in.integer("pid", 1, INT32_MAX, 0);
   in.integer("rank", 0, INT32_MAX, -1, /*nullable=*/true);
   in.string("program");
   in.boolean("final", false);
@@ -412,17 +432,19 @@ MergedJob mergeReports(const std::vector<MergeInput> &inputs) {
           job.findings.push_back(std::move(finding));
         }
         MergedFinding &merged = job.findings[found->second];
+        if (apiIndex(merged.callee.c_str()) < 0)
+          job.uncataloged.insert(merged.callee);
         uint64_t bytes = merged.category == "leak"
                              ? static_cast<uint64_t>(integer(event, "size", 0))
                              : 0;
         ++merged.count;
-        merged.bytes += bytes;
+        addSaturating(merged.bytes, bytes);
         Share &share = merged.byProcess[p];
         ++share.count;
-        share.bytes += bytes;
+        addSaturating(share.bytes, bytes);
         if (merged.category == "leak") {
           ++process.leaks;
-          process.leakedBytes += bytes;
+          addSaturating(process.leakedBytes, bytes);
         } else if (merged.category == "resource") {
           ++process.resources;
         } else {
@@ -459,8 +481,9 @@ std::string formatMergedText(const MergedJob &job) {
     std::string level = std::string(" [") + levelTitleOf(finding.level) + "]";
     if (finding.category == "error") {
       out += std::string("\n") + kPrefix +
-             "ERROR: " + errorWords(finding.kind) + " by " + finding.callee +
-             ", " + std::to_string(finding.count) + " time(s)" + level + "\n";
+             "ERROR: " + errorWords(finding.kind) + " by " +
+             printable(finding.callee) + ", " + std::to_string(finding.count) +
+             " time(s)" + level + "\n";
       out += std::string(kPrefix) + "   code in " + place(finding.site) + "\n";
       appendChain(out, finding.site);
       if (finding.acquired.is_object())
@@ -484,20 +507,20 @@ std::string formatMergedText(const MergedJob &job) {
     }
     out += "\n";
     if (memory) {
-      bytes += finding.bytes;
+      addSaturating(bytes, finding.bytes);
       allocations += finding.count;
       out += std::string(kPrefix) + "   Direct leak of " +
              std::to_string(finding.bytes) + " byte(s) in " +
              std::to_string(finding.count) + " allocation(s)" + level + "\n";
       out += std::string(kPrefix) + "     on " + finding.space +
-             " allocated by " + finding.callee + " in " + place(finding.site) +
-             "\n";
+             " allocated by " + printable(finding.callee) + " in " +
+             place(finding.site) + "\n";
     } else {
       handles += finding.count;
       out += std::string(kPrefix) + "   Leaked " + familyDisplay(finding) +
              ": " + std::to_string(finding.count) + level + "\n";
-      out += std::string(kPrefix) + "     acquired by " + finding.callee +
-             " in " + place(finding.site) + "\n";
+      out += std::string(kPrefix) + "     acquired by " +
+             printable(finding.callee) + " in " + place(finding.site) + "\n";
     }
     appendChain(out, finding.site);
     appendShares(out, job, finding, memory);

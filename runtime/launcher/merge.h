@@ -23,6 +23,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -42,10 +43,12 @@ bool parseMergeInput(const std::string &bytes, const std::string &path,
 /// Reads and parses `paths`, each checked field by field through
 /// JsonFields (json_io.h); false with *error naming the first file that
 /// cannot be read or is not one process's msledger JSON report, and the
-/// field: a number that is not an exact integer in range, a level, callee,
-/// memory space or error kind this msledger does not know, or the output of
-/// `merge` itself. A file given twice (the same file by another name, too)
-/// is read once, with a line in *warnings.
+/// field: a number that is not an exact integer in range, a level, memory
+/// space, error kind or access detail this msledger does not know, or the
+/// output of `merge` itself. (A callee the catalog does not list, one the
+/// application registered, is merged: MergedJob::uncataloged.) A file given
+/// twice (the same file by another name, too) is read once, with a line in
+/// *warnings.
 bool readMergeInputs(const std::vector<std::string> &paths,
                      std::vector<MergeInput> *inputs, std::string *error,
                      std::vector<std::string> *warnings = nullptr);
@@ -81,8 +84,11 @@ struct MergedFinding {
 
 struct MergedJob {
   std::vector<MergedProcess> processes; // in rank order, then pid
-  std::vector<MergedFinding> findings;  // leaks, resources, errors; each
-                                        // category largest first
+  /// APIs of findings this msledger's catalog does not list (registered by
+  /// the application): merged, but not in the SARIF log.
+  std::set<std::string> uncataloged;
+  std::vector<MergedFinding> findings; // leaks, resources, errors; each
+                                       // category largest first
 };
 
 MergedJob mergeReports(const std::vector<MergeInput> &inputs);

@@ -2,6 +2,7 @@
 #include "snapshots.h"
 
 #include "catalog.h"
+#include "json_io.h"
 #include "report.h"
 #include "text_file.h"
 
@@ -18,31 +19,27 @@ namespace msledger {
 
 namespace {
 
-uint64_t number(const json::object &object, const char *name) {
-  const json::value *value = object.if_contains(name);
-  return value && value->is_int64() && value->as_int64() > 0
-             ? static_cast<uint64_t>(value->as_int64())
-         : value && value->is_uint64() ? value->as_uint64()
-                                       : 0;
-}
-
 /// A site of a snapshot, with its chain: "a.cpp:5 <- b.cpp:9", formatted as
-/// every report formats places.
-std::string placeOf(const json::object &site) {
-  auto place = [](const json::object &s) {
-    const json::value *file = s.if_contains("file");
+/// every report formats places; its fields checked through `in`.
+std::string placeOf(JsonFields &in) {
+  auto place = [](JsonFields &fields) {
+    std::string file = fields.string("file");
     msledger_site named{};
-    named.file =
-        file && file->is_string() ? file->as_string().c_str() : nullptr;
-    named.line = static_cast<uint32_t>(number(s, "line"));
+    named.file = file.empty() ? nullptr : file.c_str();
+    named.line =
+        static_cast<uint32_t>(fields.integer("line", 0, UINT32_MAX, 0));
     return location(&named);
   };
-  std::string text = place(site);
-  if (const json::value *chain = site.if_contains("chain"))
-    if (const json::array *callers = chain->if_array())
-      for (const json::value &caller : *callers)
-        if (caller.is_object())
-          text += kChainArrow + place(caller.as_object());
+  std::string text = place(in);
+  if (const json::array *callers = in.array("chain"))
+    for (size_t i = 0; i < callers->size(); ++i) {
+      if (!(*callers)[i].is_object()) {
+        in.fail("chain", "a caller is not an object");
+        break;
+      }
+      JsonFields caller = in.nested((*callers)[i].get_object(), "chain", i);
+      text += kChainArrow + place(caller);
+    }
   return text;
 }
 
@@ -56,48 +53,38 @@ std::string describe(const Snapshot::Site &site) {
 std::optional<Snapshot> parseSnapshot(const std::string &text,
                                       const std::string &path,
                                       std::string *error) {
-  boost::system::error_code ec;
-  json::value root = json::parse(text, ec);
-  const json::object *object = ec ? nullptr : root.if_object();
-  const json::value *kind = object ? object->if_contains("kind") : nullptr;
-  if (!object || !kind || !kind->is_string() ||
-      kind->as_string() != "snapshot") {
-    *error = path + ": not an msledger snapshot" +
-             (ec ? " (" + ec.message() + ")" : std::string());
+  std::unique_ptr<json::object> object = parseJsonObject(text, path, error);
+  static const json::object kNothing;
+  JsonFields in(object ? *object : kNothing, path);
+  if (!object || in.string("kind") != "snapshot") {
+    // "PATH: not JSON (why)" becomes "PATH: not an msledger snapshot (not
+    // JSON (why))".
+    std::string why = object ? "" : " (" + error->substr(path.size() + 2) + ")";
+    *error = path + ": not an msledger snapshot" + why;
     return std::nullopt;
   }
+  // Every number through the one checked reader (json_io.h): a process
+  // holds far less than 2^53 bytes, and a larger or inexact value would wrap
+  // the sums and differences below.
   Snapshot snapshot;
   snapshot.path = path;
-  snapshot.sequence = number(*object, "sequence");
-  snapshot.timeMs = number(*object, "time_ms");
-  const json::value *sites = object->if_contains("sites");
-  if (!sites || !sites->is_array()) {
-    *error = path + ": a snapshot needs a \"sites\" array";
-    return std::nullopt;
-  }
-  for (const json::value &value : sites->as_array()) {
-    const json::object *site = value.if_object();
-    if (!site)
-      continue;
-    Snapshot::Site entry;
-    entry.place = placeOf(*site);
-    const json::value *callee = site->if_contains("callee");
-    const json::value *level = site->if_contains("level");
-    entry.callee =
-        callee && callee->is_string() ? callee->as_string().c_str() : "";
-    entry.level = level && level->is_string() ? level->as_string().c_str() : "";
-    entry.bytes = number(*site, "live_bytes");
-    entry.count = number(*site, "live_count");
-    // A process holds far less than 2^53 bytes, and JSON numbers above it
-    // are not exact: a larger value is a corrupt snapshot, which would wrap
-    // the sums and the differences below.
-    if (entry.bytes > kMaxJsonInteger || entry.count > kMaxJsonInteger) {
-      *error = path +
-               ": a corrupt snapshot (a site's live_bytes or "
-               "live_count is " +
-               std::to_string(std::max(entry.bytes, entry.count)) + ")";
-      return std::nullopt;
+  snapshot.sequence = in.count("sequence");
+  snapshot.timeMs = in.count("time_ms");
+  const json::array *sites = in.array("sites");
+  if (in.ok() && !sites)
+    in.fail("sites", "missing: a snapshot needs a \"sites\" array");
+  for (size_t i = 0; sites && i < sites->size() && in.ok(); ++i) {
+    if (!(*sites)[i].is_object()) {
+      in.fail("sites", "an entry is not an object");
+      break;
     }
+    JsonFields site = in.nested((*sites)[i].get_object(), "sites", i);
+    Snapshot::Site entry;
+    entry.place = placeOf(site);
+    entry.callee = site.string("callee");
+    entry.level = site.string("level");
+    entry.bytes = site.count("live_bytes");
+    entry.count = site.count("live_count");
     std::string key = entry.level + "\n" + entry.callee + "\n" + entry.place;
     Snapshot::Site &merged = snapshot.sites[key];
     merged.place = entry.place;
@@ -106,50 +93,45 @@ std::optional<Snapshot> parseSnapshot(const std::string &text,
     merged.bytes += entry.bytes; // one site, several memory spaces
     merged.count += entry.count;
   }
-  if (const json::value *annotations = object->if_contains("annotations"))
-    if (annotations->is_array())
-      for (const json::value &value : annotations->as_array())
-        if (const json::object *a = value.if_object()) {
-          Snapshot::Annotation entry;
-          const json::value *message = a->if_contains("message");
-          const json::value *kind = a->if_contains("kind");
-          const json::value *end = a->if_contains("end_ms");
-          entry.message = message && message->is_string()
-                              ? std::string(message->as_string())
-                              : "";
-          entry.range =
-              kind && kind->is_string() && kind->as_string() == "range";
-          entry.startMs = static_cast<double>(number(*a, "start_ms"));
-          if (end && end->is_number())
-            entry.endMs = end->to_number<double>();
-          snapshot.annotations.push_back(std::move(entry));
-        }
-  const json::value *totals = object->if_contains("totals");
-  if (totals && totals->is_object())
-    for (const auto &level : totals->as_object()) {
+  if (const json::array *annotations = in.array("annotations"))
+    for (size_t i = 0; i < annotations->size() && in.ok(); ++i) {
+      if (!(*annotations)[i].is_object())
+        continue;
+      JsonFields a =
+          in.nested((*annotations)[i].get_object(), "annotations", i);
+      Snapshot::Annotation entry;
+      entry.message = a.string("message");
+      entry.range = a.string("kind") == "range";
+      entry.startMs = a.real("start_ms", 0, 1e15, 0);
+      entry.endMs = a.real("end_ms", 0, 1e15, -1, /*nullable=*/true);
+      snapshot.annotations.push_back(std::move(entry));
+    }
+  if (const json::object *totals = in.object("totals"))
+    for (const auto &level : *totals) {
       const json::object *total = level.value().if_object();
-      const json::value *devices =
-          total ? total->if_contains("devices") : nullptr;
-      if (!devices || !devices->is_array())
+      if (!total)
+        continue;
+      JsonFields levelFields =
+          in.nested(*total, "totals." + std::string(level.key()));
+      const json::array *devices = levelFields.array("devices");
+      if (!devices)
         continue; // a snapshot from before devices were recorded
       std::map<int, uint64_t> &bytes = snapshot.deviceBytes[level.key()];
-      for (const json::value &value : devices->as_array())
-        if (const json::object *share = value.if_object()) {
-          // null, or anything but a device number: not known.
-          const json::value *device = share->if_contains("device");
-          int id = device && device->is_int64() && device->as_int64() >= 0 &&
-                           device->as_int64() < 1024
-                       ? static_cast<int>(device->as_int64())
-                       : -1;
-          uint64_t shareBytes = number(*share, "live_bytes");
-          if (shareBytes > kMaxJsonInteger) {
-            *error = path + ": a corrupt snapshot (a device's live_bytes is " +
-                     std::to_string(shareBytes) + ")";
-            return std::nullopt;
-          }
-          bytes[id] += shareBytes;
-        }
+      for (size_t i = 0; i < devices->size() && in.ok(); ++i) {
+        if (!(*devices)[i].is_object())
+          continue;
+        JsonFields share =
+            levelFields.nested((*devices)[i].get_object(), "devices", i);
+        // null: the device is not known.
+        int id = static_cast<int>(
+            share.integer("device", 0, 1023, -1, /*nullable=*/true));
+        bytes[id] += share.count("live_bytes");
+      }
     }
+  if (!in.ok()) {
+    *error = in.error();
+    return std::nullopt;
+  }
   return snapshot;
 }
 

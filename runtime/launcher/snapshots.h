@@ -21,10 +21,6 @@
 
 namespace msledger {
 
-/// The largest integer a JSON number holds exactly (2^53); snapshot values
-/// above it are corrupt.
-constexpr uint64_t kMaxJsonInteger = uint64_t(1) << 53;
-
 struct Snapshot {
   std::string path;
   uint64_t sequence = 0;

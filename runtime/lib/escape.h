@@ -13,7 +13,8 @@
 //     (Chinese names included) stays as it is.
 //   * validUtf8() for JSON and SARIF: bytes that are not UTF-8 become the
 //     text \xNN (JSON escapes control characters itself), so the document
-//     stays valid and a reader can still tell the bytes apart.
+//     stays valid and shows which bytes they were. (A backslash is left as
+//     it is: a name holding the text \xff itself reads the same.)
 //
 // Both return their input unchanged when there is nothing to escape.
 //

@@ -155,17 +155,20 @@ bool Journal::open(const std::string &path, uint64_t bytes,
       close(fd);
     return false;
   }
+  // The journal of a process still running is its own: never truncated
+  // under it (it has the file mapped).
   JournalHeader previous{};
   if (!created &&
       pread(fd, &previous, sizeof previous, 0) ==
           static_cast<ssize_t>(sizeof previous) &&
       memcmp(previous.magic, "MSLJRNL1", 8) == 0 && !previous.exited &&
       previous.pid != static_cast<uint32_t>(getpid()) &&
-      kill(static_cast<pid_t>(previous.pid), 0) == 0)
-    fprintf(stderr,
-            "msledger: the journal %s is also pid %u's, still running: give "
-            "each process its own (%%p in the path)\n",
-            path.c_str(), previous.pid);
+      (kill(static_cast<pid_t>(previous.pid), 0) == 0 || errno == EPERM)) {
+    *error = "the journal " + path + " is pid " + std::to_string(previous.pid) +
+             "'s, still running: give each process its own (%p in the path)";
+    close(fd);
+    return false;
+  }
   // Every failure from here on removes the file if it created it: no empty
   // or half-made journal is left for msledger report to misread.
   auto failWith = [&](const std::string &message) {

@@ -113,8 +113,8 @@ public:
   /// Creates `path`, or reuses the regular file there, `bytes` long; a
   /// path that is not a regular file (a device, a FIFO) is refused and
   /// left as it is, and on failure only a file this call created is
-  /// removed. A journal there of another process still running is taken
-  /// over with a warning on stderr. False with *error set.
+  /// removed. A journal there of another process still running is refused,
+  /// never truncated under it. False with *error set.
   bool open(const std::string &path, uint64_t bytes, uint64_t startUnixMs,
             uint32_t ledgerFlags, std::string *error);
   bool active() const { return Header != nullptr && !Disabled && !Paused; }

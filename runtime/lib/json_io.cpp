@@ -144,6 +144,22 @@ int64_t JsonFields::integer(const char *name, int64_t min, int64_t max,
   return number;
 }
 
+double JsonFields::real(const char *name, double min, double max,
+                        double fallback, bool nullable) {
+  const json::value *value = field(name, nullable);
+  if (!value)
+    return fallback;
+  double number = value->is_number() ? value->to_number<double>() : 0;
+  if (!value->is_number() || !std::isfinite(number) || number < min ||
+      number > max) {
+    fail(name, quote(*value) + " is not a number from " +
+                   quote(json::value(min)) + " to " + quote(json::value(max)) +
+                   (nullable ? " (or null)" : ""));
+    return fallback;
+  }
+  return number;
+}
+
 std::string JsonFields::string(const char *name) {
   const json::value *value = field(name);
   if (!value)

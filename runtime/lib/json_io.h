@@ -52,6 +52,10 @@ public:
   uint64_t count(const char *name) {
     return static_cast<uint64_t>(integer(name, 0, kMaxExactJsonInteger, 0));
   }
+  /// The number `name` (any JSON number), in [min, max]; `fallback` if
+  /// absent (or null, when `nullable`).
+  double real(const char *name, double min, double max, double fallback,
+              bool nullable = false);
   /// The string `name`; "" if absent.
   std::string string(const char *name);
   /// The boolean `name`; `fallback` if absent.

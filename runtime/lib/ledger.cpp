@@ -1054,7 +1054,10 @@ void Ledger::forkChild() {
   Pid = getpid();
   ClockRunning.store(false);
   forkParent();
-  ParentJournalPath = Journal_.path();
+  // The journal of the nearest ancestor that keeps one: a child that kept
+  // none passes on the one it did not open.
+  if (!Journal_.path().empty())
+    ParentJournalPath = Journal_.path();
   ForkParentPid = getppid();
   Journal_.detach(); // the journal is the parent's
   // Announced at its first allocation: a child that only exec()s (system(),

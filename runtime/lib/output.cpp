@@ -114,28 +114,52 @@ std::string temporaryName(const std::string &dir) {
          std::to_string(counter.fetch_add(1)) + ".tmp";
 }
 
-/// A writable temporary in `dir`: unnamed where the filesystem allows
-/// (*named empty), else created under a fresh short name in *named.
-int openTemporary(const std::string &dir, mode_t mode, std::string *named) {
+/// A writable temporary in `dir`: unnamed where the filesystem allows and
+/// `unnamed` asks (*named empty), else created under a fresh short name in
+/// *named.
+int openTemporary(const std::string &dir, mode_t mode, bool unnamed,
+                  std::string *named) {
   named->clear();
-  int fd = open(dir.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, mode);
-  if (fd >= 0 || (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL))
-    return fd;
+  if (unnamed) {
+    int fd = open(dir.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, mode);
+    if (fd >= 0 || (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL))
+      return fd;
+  }
   for (int attempt = 0; attempt < 100; ++attempt) {
     *named = temporaryName(dir);
-    fd = open(named->c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+    int fd =
+        open(named->c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
     if (fd >= 0 || errno != EEXIST)
       return fd;
   }
+  named->clear();
+  errno = EEXIST;
   return -1;
 }
 
-/// Replaces the regular file (or nothing) at `path` with `text`.
+/// Names the unnamed temporary `fd` in `dir`; its name, or "" with errno
+/// set (ENOENT without /proc).
+std::string nameTemporary(int fd, const std::string &dir) {
+  std::string self = "/proc/self/fd/" + std::to_string(fd);
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    std::string named = temporaryName(dir);
+    if (linkat(AT_FDCWD, self.c_str(), AT_FDCWD, named.c_str(),
+               AT_SYMLINK_FOLLOW) == 0)
+      return named;
+    if (errno != EEXIST)
+      return "";
+  }
+  errno = EEXIST;
+  return "";
+}
+
+/// Replaces the regular file (or nothing) at `path` with `text`; through an
+/// unnamed temporary if `unnamed` (and the system allows), else a named one.
 bool replaceRegular(const std::string &path, const std::string &text,
                     bool durable, mode_t mode, bool keepMode,
-                    WrittenFile *written) {
+                    WrittenFile *written, bool unnamed = true) {
   std::string dir = directoryOf(path), named;
-  int fd = openTemporary(dir, mode, &named);
+  int fd = openTemporary(dir, mode, unnamed, &named);
   if (fd < 0)
     return false;
   // A new file has the mode open() gave it (umask applied); a replaced one
@@ -150,22 +174,17 @@ bool replaceRegular(const std::string &path, const std::string &text,
   }
   if (ok && named.empty()) {
     // Named only for the rename: a kill before this leaves nothing behind.
-    std::string self = "/proc/self/fd/" + std::to_string(fd);
-    for (int attempt = 0; attempt < 100; ++attempt) {
-      named = temporaryName(dir);
-      if (linkat(AT_FDCWD, self.c_str(), AT_FDCWD, named.c_str(),
-                 AT_SYMLINK_FOLLOW) == 0)
-        break;
-      if (errno != EEXIST) {
-        ok = false;
-        named.clear();
-        break;
-      }
+    named = nameTemporary(fd, dir);
+    if (named.empty()) {
+      // No /proc (a chroot, a sandbox): a named temporary instead.
+      close(fd);
+      return replaceRegular(path, text, durable, mode, keepMode, written,
+                            /*unnamed=*/false);
     }
   }
   int saved = errno;
   close(fd);
-  if (ok && !named.empty() && rename(named.c_str(), path.c_str()) == 0) {
+  if (ok && rename(named.c_str(), path.c_str()) == 0) {
     if (durable) {
       int dirFd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
       if (dirFd >= 0) {
@@ -177,10 +196,21 @@ bool replaceRegular(const std::string &path, const std::string &text,
   }
   if (ok)
     saved = errno;
-  if (!named.empty())
-    unlink(named.c_str());
+  unlink(named.c_str()); // ours: made by this call, under a fresh name
   errno = saved;
   return false;
+}
+
+/// Whether following the link `path` is what the kernel's
+/// protected_symlinks refuses: a link in a sticky, world-writable directory
+/// (/tmp) owned neither by this user nor by the directory's owner -- one
+/// another user planted to redirect root's output.
+bool plantedLink(const std::string &path, const struct stat &link) {
+  struct stat dir;
+  if (stat(directoryOf(path).c_str(), &dir) != 0)
+    return false;
+  bool stickyShared = (dir.st_mode & S_ISVTX) && (dir.st_mode & S_IWOTH);
+  return stickyShared && link.st_uid != geteuid() && link.st_uid != dir.st_uid;
 }
 
 } // namespace
@@ -196,6 +226,10 @@ bool writeOutputFile(const std::string &path, const std::string &text,
     return replaceRegular(path, text, durable, 0644, false, written);
   }
   std::string resolved = path;
+  if (S_ISLNK(link.st_mode) && plantedLink(path, link)) {
+    errno = EACCES;
+    return false;
+  }
   if (S_ISLNK(link.st_mode)) {
     char *real = realpath(path.c_str(), nullptr);
     if (!real) {
@@ -244,6 +278,11 @@ void makeDirectories(const std::string &dir) {
 
 std::optional<std::string> readRegularFile(const std::string &path,
                                            size_t limit) {
+  // A device is never opened (opening some acts); the type is checked again
+  // on what was opened.
+  struct stat before;
+  if (stat(path.c_str(), &before) != 0 || !S_ISREG(before.st_mode))
+    return std::nullopt;
   int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
   if (fd < 0)
     return std::nullopt;

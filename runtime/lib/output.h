@@ -15,9 +15,13 @@
 //     named and renamed over the path at once: a reader sees the old file or
 //     the new one, a process killed while writing leaves nothing behind, and
 //     a file name of up to NAME_MAX bytes leaves room for the temporary's.
-//     An existing file's mode is kept.
+//     An existing file's mode is kept. Without /proc (which names the
+//     temporary) a short named one is used.
 //   * a symbolic link is followed: what it points to is written, the link
-//     stays.
+//     stays -- unless it is one the kernel's protected_symlinks would not
+//     follow (in a sticky, world-writable directory such as /tmp, owned by
+//     another user than this one and the directory's owner): refused
+//     (EACCES), so a planted link cannot redirect root's report.
 //   * a character device or a FIFO (--json=/dev/null, a pipe a reader
 //     holds open) is written through, never replaced; a FIFO no reader holds
 //     open is refused (ENXIO) rather than waited on.

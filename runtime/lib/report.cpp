@@ -1,6 +1,7 @@
 //===- report.cpp - Leak and error reports, text and JSON -----------------===//
 #include "report.h"
 
+#include "escape.h"
 #include "json_io.h"
 
 #include <boost/json.hpp>
@@ -34,7 +35,7 @@ void appendHex(std::string &out, uint64_t value) {
 
 void appendLocation(std::string &out, const msledger_site *site) {
   if (site && site->file) {
-    out += site->file;
+    out += printable(site->file); // escape.h: a name cannot break the report
     out += ':';
     appendNumber(out, site->line);
   } else {

@@ -4,7 +4,7 @@
 // run found and that was added since) run through each fuzzed reader in the
 // ordinary build: a crash fixed stays fixed without a fuzzing run. Seeds
 // named valid-* must be accepted, so that the fuzzer starts from inputs
-// that reach past the parser.
+// that reach past the parser, and bad-* refused.
 //
 //===----------------------------------------------------------------------===//
 #include "fuzz_targets.h"
@@ -29,8 +29,11 @@ void replay(const char *corpus,
                       std::istreambuf_iterator<char>());
     bool accepted =
         target(reinterpret_cast<const uint8_t *>(bytes.data()), bytes.size());
-    if (entry.path().filename().string().rfind("valid-", 0) == 0) {
+    std::string name = entry.path().filename().string();
+    if (name.rfind("valid-", 0) == 0) {
       EXPECT_TRUE(accepted) << entry.path();
+    } else if (name.rfind("bad-", 0) == 0) {
+      EXPECT_FALSE(accepted) << entry.path();
     }
     ++inputs;
   }

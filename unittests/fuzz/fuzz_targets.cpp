@@ -61,9 +61,21 @@ bool fuzzSuppressions(const uint8_t *data, size_t size) {
   std::string error;
   if (!suppressions.parse(bytes(data, size), "fuzz.supp", &error))
     return false;
+  // Each pattern against fixed texts and against the input's own lines (so
+  // that the fuzzer shapes texts too).
+  std::vector<std::string> texts = {
+      "",    "src/a.cpp",          "src/a.cpp:12", "aclrtMalloc",
+      "^x$", "a*b*c*d*e*f*g*h*i*j"};
+  std::string all = bytes(data, size);
+  for (size_t start = 0; start <= all.size() && texts.size() < 64;) {
+    size_t end = all.find('\n', start);
+    texts.push_back(all.substr(start, end - start));
+    if (end == std::string::npos)
+      break;
+    start = end + 1;
+  }
   for (const Suppression &suppression : suppressions.list())
-    for (const char *text : {"", "src/a.cpp", "src/a.cpp:12", "aclrtMalloc",
-                             "^x$", "a*b*c*d*e*f*g*h*i*j"})
+    for (const std::string &text : texts)
       patternMatches(suppression.pattern, text);
   suppressions.formatUsed();
   suppressions.formatUnused();

@@ -66,7 +66,7 @@ TEST(Snapshots, DiffAddsEachDevicesLiveMemory) {
       R"([{"device": 0, "live_bytes": 100}, {"device": 1, "live_bytes": 50}])");
   Snapshot after = snapshot(
       2, R"([{"device": 1, "live_bytes": 20}, {"device": 3, "live_bytes": 7},
-             {"device": null, "live_bytes": 5}, {"device": 1.5, "live_bytes": 4}])");
+             {"device": null, "live_bytes": 5}, {"device": null, "live_bytes": 4}])");
   EXPECT_EQ(before.deviceBytes.count("device"), 0u)
       << "a level without devices has none";
   EXPECT_EQ(diffReport(before, after),
@@ -102,8 +102,26 @@ TEST(Snapshots, ValuesNoProcessHoldsAreCorrupt) {
         {"file": "a.cpp", "line": 1, "callee": "aclrtMalloc", "level": "cann",
          "live_bytes": 18446744073709551615, "live_count": 1}]})",
       "big.json", &error));
-  EXPECT_EQ(error, "big.json: a corrupt snapshot (a site's live_bytes or "
-                   "live_count is 18446744073709551615)");
+  EXPECT_EQ(error, "big.json: sites[0].live_bytes: 18446744073709551615 is "
+                   "not a whole number from 0 to 9007199254740992");
+  // Every number through the one checked reader: a device of 1.5, a
+  // negative count, a line past 2^32 are refused, not guessed.
+  for (const char *field :
+       {R"("devices": [{"device": 1.5, "live_bytes": 4}])",
+        R"("devices": [{"device": 0, "live_bytes": -4}])"}) {
+    std::string text =
+        std::string(R"({"kind": "snapshot", "sequence": 1, "time_ms": 5,
+          "sites": [], "totals": {"cann": {)") +
+        field + "}}}";
+    EXPECT_FALSE(parseSnapshot(text, "d.json", &error)) << field;
+    EXPECT_EQ(error.rfind("d.json: totals.cann.devices[0].", 0), 0u) << error;
+  }
+  EXPECT_FALSE(parseSnapshot(
+      R"({"kind": "snapshot", "sequence": 1, "time_ms": 5, "sites": [
+        {"file": "a.cpp", "line": 4294967301, "live_bytes": 1}]})",
+      "line.json", &error));
+  EXPECT_EQ(error, "line.json: sites[0].line: 4294967301 is not a whole "
+                   "number from 0 to 4294967295");
 }
 
 TEST(Snapshots, MalformedInputNamesTheFile) {
@@ -111,7 +129,8 @@ TEST(Snapshots, MalformedInputNamesTheFile) {
   EXPECT_FALSE(parseSnapshot("{", "a.json", &error));
   EXPECT_EQ(error.rfind("a.json: not an msledger snapshot", 0), 0u) << error;
   EXPECT_FALSE(parseSnapshot(R"({"kind": "snapshot"})", "b.json", &error));
-  EXPECT_EQ(error, "b.json: a snapshot needs a \"sites\" array");
+  EXPECT_EQ(error, "b.json: sites: missing: a snapshot needs a \"sites\" "
+                   "array");
   EXPECT_FALSE(readSnapshot("/nonexistent/s.json", &error));
   EXPECT_EQ(error,
             "cannot read /nonexistent/s.json: No such file or directory");

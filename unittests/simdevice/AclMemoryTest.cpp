@@ -293,8 +293,9 @@ TEST_F(AclMemory, HugeCountsFailAsTheRealCallsDo) {
   EXPECT_EQ(aclrtMemcpy(host, 64, inside, 64, ACL_MEMCPY_DEVICE_TO_HOST),
             ACL_SUCCESS);
   EXPECT_EQ(host[63], 7);
+  // Four rows of 16 bytes, 16 apart: the whole of host[], no more.
   EXPECT_EQ(
-      aclrtMemcpy2d(device, 64, host, 64, 64, 4, ACL_MEMCPY_HOST_TO_DEVICE),
+      aclrtMemcpy2d(device, 64, host, 16, 16, 4, ACL_MEMCPY_HOST_TO_DEVICE),
       ACL_SUCCESS);
   EXPECT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
   EXPECT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS);
