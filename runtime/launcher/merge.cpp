@@ -56,7 +56,10 @@ void checkSite(JsonFields &in) {
     errno = 0;
     char *end = nullptr;
     strtoull(digits.c_str(), &end, 10);
-    if (in.ok() && (digits.empty() || digits[0] == '-' || *end || errno))
+    if (in.ok() &&
+        (digits.empty() ||
+         digits.find_first_not_of("0123456789") != std::string::npos || *end ||
+         errno))
       in.fail("site_serial",
               "\"" + printable(digits) + "\" is not a site's serial number");
   }

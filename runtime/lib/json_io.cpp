@@ -131,8 +131,9 @@ int64_t JsonFields::integer(const char *name, int64_t min, int64_t max,
     number = static_cast<int64_t>(value->get_uint64());
   } else if (value->is_double()) {
     double real = value->get_double();
+    // Below 2^53 strictly: 9007199254740993.0 reads as the double 2^53.
     exact = std::isfinite(real) && std::trunc(real) == real &&
-            std::fabs(real) <= static_cast<double>(kMaxExactJsonInteger);
+            std::fabs(real) < static_cast<double>(kMaxExactJsonInteger);
     number = exact ? static_cast<int64_t>(real) : 0;
   }
   if (!exact || number < min || number > max) {

@@ -57,7 +57,8 @@ TEST(JsonIo, WrittenJsonIsValidUtf8AndReadsBack) {
 TEST(JsonIo, IntegersMustBeExactAndInRange) {
   json::object in = parsed(
       R"({"a": 7, "b": 1.5, "c": 1e300, "d": 9223372036854775808, "e": -1,
-          "f": 3.0, "g": "7", "h": null, "i": 4294967301})");
+          "f": 3.0, "g": "7", "h": null, "i": 4294967301,
+          "j": 9007199254740993.0})");
   struct Case {
     const char *name;
     int64_t min, max;
@@ -67,7 +68,7 @@ TEST(JsonIo, IntegersMustBeExactAndInRange) {
                {"c", 0, INT64_MAX, false, 0}, {"d", 0, INT64_MAX, false, 0},
                {"e", 0, 10, false, 0},        {"f", 0, 10, true, 3},
                {"g", 0, 10, false, 0},        {"i", 0, UINT32_MAX, false, 0},
-               {"absent", 0, 10, true, 42}};
+               {"j", 0, INT64_MAX, false, 0}, {"absent", 0, 10, true, 42}};
   for (const Case &c : cases) {
     JsonFields fields(in, "r.json");
     EXPECT_EQ(fields.integer(c.name, c.min, c.max, c.ok ? 42 : 0),
