@@ -43,6 +43,21 @@ std::string text(const json::object &in, const char *name) {
   return JsonFields(in, "").string(name);
 }
 
+std::optional<ErrorKind> errorKindNamed(const std::string &kind) {
+  for (ErrorKind known : kErrorKinds)
+    if (kind == errorKindName(known))
+      return known;
+  return std::nullopt;
+}
+
+/// The copy direction `name` (access.h's directionName) stands for.
+std::optional<int> directionNamed(const std::string &name) {
+  for (int kind = 0; kind < 8; ++kind)
+    if (name == directionName(kind))
+      return kind;
+  return std::nullopt;
+}
+
 /// The checks of a site's fields: the event's own, a caller's of its chain,
 /// an allocation's or an earlier release's.
 void checkSite(JsonFields &in) {
@@ -63,15 +78,7 @@ void checkSite(JsonFields &in) {
       in.fail("site_serial",
               "\"" + printable(digits) + "\" is not a site's serial number");
   }
-  if (const json::array *chain = in.array("chain"))
-    for (size_t i = 0; i < chain->size(); ++i) {
-      if (!(*chain)[i].is_object()) {
-        in.fail("chain", "a caller is not an object");
-        return;
-      }
-      JsonFields caller = in.nested((*chain)[i].get_object(), "chain", i);
-      checkSite(caller);
-    }
+  in.forEachObject("chain", "a caller is not an object", checkSite);
 }
 
 /// Checks an event of `category` ("leaks", "resources", "errors"): the
@@ -96,10 +103,7 @@ void checkEvent(JsonFields &in, const std::string &category) {
   if (category != "errors")
     return;
   std::string kind = in.string("kind");
-  bool known = false;
-  for (ErrorKind each : kErrorKinds)
-    known = known || kind == errorKindName(each);
-  if (in.ok() && !known)
+  if (in.ok() && !errorKindNamed(kind))
     in.fail("kind", "\"" + printable(kind) + "\" is not an error kind");
   for (const char *related : {"acquired", "previous_release"})
     if (const json::object *event = in.object(related)) {
@@ -124,10 +128,7 @@ void checkEvent(JsonFields &in, const std::string &category) {
                                  "\" is not a hexadecimal address");
   }
   std::string direction = in.string("direction");
-  bool knownDirection = direction.empty();
-  for (int kind = 0; kind < 8; ++kind)
-    knownDirection = knownDirection || direction == directionName(kind);
-  if (in.ok() && !knownDirection)
+  if (in.ok() && !direction.empty() && !directionNamed(direction))
     in.fail("direction",
             "\"" + printable(direction) + "\" is not a copy direction");
 }
@@ -143,15 +144,8 @@ bool checkReport(const MergeInput &input, std::string *error) {
   in.string("program");
   in.boolean("final", false);
   for (const char *category : {"leaks", "resources", "errors"})
-    if (const json::array *list = in.array(category))
-      for (size_t i = 0; i < list->size() && in.ok(); ++i) {
-        if (!(*list)[i].is_object()) {
-          in.fail(category, "an entry is not an object");
-          break;
-        }
-        JsonFields event = in.nested((*list)[i].get_object(), category, i);
-        checkEvent(event, category);
-      }
+    in.forEachObject(category, "an entry is not an object",
+                     [&](JsonFields &event) { checkEvent(event, category); });
   *error = in.error();
   return in.ok();
 }
@@ -292,13 +286,6 @@ struct MergedSites {
   }
 };
 
-std::optional<ErrorKind> errorKindNamed(const std::string &kind) {
-  for (ErrorKind known : kErrorKinds)
-    if (kind == errorKindName(known))
-      return known;
-  return std::nullopt;
-}
-
 /// An access error's details, from its first report's JSON.
 void describeAccess(const json::object &first, ErrorEvent *event) {
   event->write = text(first, "access") == "write";
@@ -310,10 +297,8 @@ void describeAccess(const json::object &first, ErrorEvent *event) {
     event->accessStart =
         std::strtoull(text(range->as_object(), "address").c_str(), nullptr, 16);
   }
-  std::string direction = text(first, "direction");
-  for (int kind = 0; kind < 8; ++kind)
-    if (direction == directionName(kind))
-      event->direction = kind;
+  if (std::optional<int> direction = directionNamed(text(first, "direction")))
+    event->direction = *direction;
 }
 
 } // namespace

@@ -31,15 +31,9 @@ std::string placeOf(JsonFields &in) {
     return location(&named);
   };
   std::string text = place(in);
-  if (const json::array *callers = in.array("chain"))
-    for (size_t i = 0; i < callers->size(); ++i) {
-      if (!(*callers)[i].is_object()) {
-        in.fail("chain", "a caller is not an object");
-        break;
-      }
-      JsonFields caller = in.nested((*callers)[i].get_object(), "chain", i);
-      text += kChainArrow + place(caller);
-    }
+  in.forEachObject(
+      "chain", "a caller is not an object",
+      [&](JsonFields &caller) { text += kChainArrow + place(caller); });
   return text;
 }
 
@@ -70,15 +64,9 @@ std::optional<Snapshot> parseSnapshot(const std::string &text,
   snapshot.path = path;
   snapshot.sequence = in.count("sequence");
   snapshot.timeMs = in.count("time_ms");
-  const json::array *sites = in.array("sites");
-  if (in.ok() && !sites)
+  if (in.ok() && !in.array("sites"))
     in.fail("sites", "missing: a snapshot needs a \"sites\" array");
-  for (size_t i = 0; sites && i < sites->size() && in.ok(); ++i) {
-    if (!(*sites)[i].is_object()) {
-      in.fail("sites", "an entry is not an object");
-      break;
-    }
-    JsonFields site = in.nested((*sites)[i].get_object(), "sites", i);
+  in.forEachObject("sites", "an entry is not an object", [&](JsonFields &site) {
     Snapshot::Site entry;
     entry.place = placeOf(site);
     entry.callee = site.string("callee");
@@ -92,7 +80,7 @@ std::optional<Snapshot> parseSnapshot(const std::string &text,
     merged.level = entry.level;
     merged.bytes += entry.bytes; // one site, several memory spaces
     merged.count += entry.count;
-  }
+  });
   if (const json::array *annotations = in.array("annotations"))
     for (size_t i = 0; i < annotations->size() && in.ok(); ++i) {
       if (!(*annotations)[i].is_object())

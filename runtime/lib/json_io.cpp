@@ -201,6 +201,19 @@ const json::array *JsonFields::array(const char *name) {
   return value ? &value->get_array() : nullptr;
 }
 
+void JsonFields::forEachObject(const char *name, const char *notObject,
+                               const std::function<void(JsonFields &)> &each) {
+  const json::array *entries = array(name);
+  for (size_t i = 0; entries && i < entries->size() && ok(); ++i) {
+    if (!(*entries)[i].is_object()) {
+      fail(name, notObject);
+      return;
+    }
+    JsonFields entry = nested((*entries)[i].get_object(), name, i);
+    each(entry);
+  }
+}
+
 std::unique_ptr<json::object> parseJsonObject(const std::string &text,
                                               const std::string &file,
                                               std::string *error) {

@@ -23,6 +23,7 @@
 #include <boost/json.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -64,6 +65,12 @@ public:
   const boost::json::object *object(const char *name);
   /// The array `name`; null if absent.
   const boost::json::array *array(const char *name);
+
+  /// Reads each entry of the array `name` through `each`, its fields named
+  /// "name[i]", stopping at the first problem; an entry that is not an
+  /// object fails with `notObject`. Nothing if the array is absent.
+  void forEachObject(const char *name, const char *notObject,
+                     const std::function<void(JsonFields &)> &each);
 
   /// Records a problem of the caller's own about field `name`.
   void fail(const char *name, const std::string &what);

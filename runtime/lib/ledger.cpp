@@ -136,7 +136,7 @@ Ledger::Ledger() {
   Pid = getpid();
   ProjectRoot = absoluteDirectory(Opts.project_root);
   announceStart();
-  openJournal();
+  openJournal(/*replaySites=*/false); // nothing is interned yet
   ChainDepth = static_cast<unsigned>(
       std::clamp<long long>(Opts.chain_depth, 0, kMaxChain));
   if (Opts.log_level == "info") {
@@ -159,6 +159,12 @@ constexpr uint64_t kHandleBits = 0x00FFFFFFFFFFFFFFULL;
 
 uint64_t keyInNameSpace(uint64_t nameSpace, uint64_t handle) {
   return nameSpace == 0 ? handle : (nameSpace << 56) | (handle & kHandleBits);
+}
+
+/// Whether `handle` is NULL as a handle of `family`: a pointer handle's 0
+/// (a device or model id of 0 is a handle; aclInit's family has none).
+bool isNullPointer(const FamilyInfo &family, uint64_t handle) {
+  return handle == 0 && family.hasHandle && family.handleIsPointer;
 }
 
 } // namespace
@@ -368,7 +374,7 @@ void Ledger::renewSerialBlock() {
 
 uint64_t Ledger::nowNs() const { return monotonicNs() - StartNs; }
 
-void Ledger::openJournal() {
+void Ledger::openJournal(bool replaySites) {
   if (Opts.journal_path.empty())
     return;
   std::string path = expandPath(Opts.journal_path, getpid(), processRank());
@@ -382,6 +388,8 @@ void Ledger::openJournal() {
     fprintf(stderr, "msledger: %s; no journal\n", printable(error).c_str());
     return;
   }
+  if (!replaySites)
+    return;
   // A forked child's journal: the sites and chains interned before it
   // opened, which its events name. One interned meanwhile may be written
   // twice, the same both times.
@@ -410,7 +418,7 @@ void Ledger::startForkedChild() {
   // the parent's is the parent's.
   std::string path = expandPath(Opts.journal_path, getpid(), processRank());
   if (path != ParentJournalPath) {
-    openJournal();
+    openJournal(/*replaySites=*/true);
     return;
   }
   write("msledger: pid " + std::to_string(getpid()) + ", forked from pid " +
@@ -538,7 +546,7 @@ void Ledger::beginRelease(unsigned api, uint64_t handle,
   // a model id of 0 is a handle). It is never looked up: the records of a
   // family without handles (aclInit's) are keyed by 0 too, and would read as
   // a mismatched release of them.
-  if (handle == 0 && familyOf(api).hasHandle && familyOf(api).handleIsPointer) {
+  if (isNullPointer(familyOf(api), handle)) {
     pending->taken = RecordTable::TakeResult::NotFound;
     pending->event.serial = serialAtLeast(0);
     return;
@@ -587,7 +595,7 @@ void Ledger::settleRelease(const PendingRelease &pending, bool succeeded) {
     reportError(error);
     return;
   }
-  if (pending.handle == 0 && family.hasHandle && family.handleIsPointer) {
+  if (isNullPointer(family, pending.handle)) {
     error.kind = ErrorKind::IllegalRelease; // NULL (above)
     reportError(error);
     return;

@@ -407,9 +407,9 @@ private:
   /// This process's status file in the job directory, and (when it starts)
   /// the JSON report saying it has not reported yet.
   void announceStart();
-  /// The journal (journal_path), if asked for; in a forked child, with the
-  /// sites and chains known before it opened.
-  void openJournal();
+  /// The journal (journal_path), if asked for; with the sites and chains
+  /// interned before it opened if `replaySites` (a forked child's).
+  void openJournal(bool replaySites);
   /// A forked child's first allocation: its status, its JSON report's
   /// start, its own journal (or a line saying why it has none).
   void startForkedChild();

@@ -40,20 +40,33 @@ bool writeAll(int fd, const std::string &text) {
   return true;
 }
 
+namespace {
+
+/// Opens `path` for writing with `flags` added, writes all of `text` and
+/// fsyncs it if `durable`; false with errno set. Opened non-blocking, so a
+/// FIFO nobody reads is ENXIO, never a wait; written blocking.
+bool writeOpened(const std::string &path, int flags, const std::string &text,
+                 bool durable) {
+  int fd = open(path.c_str(),
+                O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | flags, 0644);
+  if (fd < 0)
+    return false;
+  int current = fcntl(fd, F_GETFL);
+  if (current >= 0)
+    fcntl(fd, F_SETFL, current & ~O_NONBLOCK);
+  bool ok = writeAll(fd, text) && (!durable || fsync(fd) == 0);
+  int saved = errno;
+  close(fd);
+  errno = saved;
+  return ok;
+}
+
+} // namespace
+
 void writeLog(const std::string &logPath, const std::string &text) {
   if (!logPath.empty()) {
-    // O_NONBLOCK: a FIFO nobody reads is a complaint, not a hang.
-    int fd = open(logPath.c_str(),
-                  O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NONBLOCK, 0644);
-    if (fd >= 0) {
-      int flags = fcntl(fd, F_GETFL);
-      if (flags >= 0)
-        fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
-      bool ok = writeAll(fd, text);
-      close(fd);
-      if (ok)
-        return;
-    }
+    if (writeOpened(logPath, O_APPEND | O_CREAT, text, /*durable=*/false))
+      return;
     std::string complaint = "msledger: cannot write the log file " + logPath +
                             ": " + strerror(errno) + "\n";
     writeAll(2, complaint);
@@ -81,22 +94,6 @@ const char *fileKind(unsigned mode) {
 }
 
 namespace {
-
-/// Writes `text` to what `path` already is: a device or a FIFO.
-bool writeThrough(const std::string &path, const std::string &text) {
-  // O_NONBLOCK: a FIFO without a reader is ENXIO, not a wait.
-  int fd = open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-  if (fd < 0)
-    return false;
-  int flags = fcntl(fd, F_GETFL);
-  if (flags >= 0)
-    fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
-  bool ok = writeAll(fd, text);
-  int saved = errno;
-  close(fd);
-  errno = saved;
-  return ok;
-}
 
 /// `path`'s directory ("." for a bare name).
 std::string directoryOf(const std::string &path) {
@@ -234,15 +231,7 @@ bool writeOutputFile(const std::string &path, const std::string &text,
     char *real = realpath(path.c_str(), nullptr);
     if (!real) {
       // A link to nothing yet: written through it, making its target.
-      int fd =
-          open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-      if (fd < 0)
-        return false;
-      bool ok = writeAll(fd, text) && (!durable || fsync(fd) == 0);
-      int saved = errno;
-      close(fd);
-      errno = saved;
-      return ok;
+      return writeOpened(path, O_CREAT | O_TRUNC, text, durable);
     }
     resolved = real;
     free(real);
@@ -253,7 +242,7 @@ bool writeOutputFile(const std::string &path, const std::string &text,
     return replaceRegular(resolved, text, durable, target.st_mode & 07777, true,
                           written);
   if (S_ISCHR(target.st_mode) || S_ISFIFO(target.st_mode))
-    return writeThrough(resolved, text);
+    return writeOpened(resolved, 0, text, /*durable=*/false); // through
   errno = S_ISDIR(target.st_mode) ? EISDIR : EINVAL;
   return false;
 }
