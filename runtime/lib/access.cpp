@@ -2,7 +2,6 @@
 #include "access.h"
 
 #include "catalog_table.h"
-#include "ledger.h"
 
 #include <algorithm>
 
@@ -12,14 +11,14 @@ namespace {
 
 /// Memory whose handle is its address: every memory family's but a
 /// handle-id one's. Pool regions are keyed in a namespace of their own
-/// (Ledger::keyIn); an index keeps records by address.
+/// (keyInNameSpace); an index keeps records by address.
 bool isAddressRecord(const Record &record) {
   const FamilyInfo &family = familyOf(record.api);
   return family.kind == Kind::Memory && family.handleIsPointer;
 }
 
 Record byAddress(Record record) {
-  record.key = Ledger::handleOf(record.key);
+  record.key = handleOf(record.key);
   return record;
 }
 
@@ -74,7 +73,7 @@ const char *directionName(int direction) {
   return direction >= 0 && direction < 8 ? kNames[direction] : "";
 }
 
-uint64_t RangeIndex::Range::start() const { return Ledger::handleOf(key); }
+uint64_t RangeIndex::Range::start() const { return handleOf(key); }
 
 void RangeIndex::refresh(const RecordTable &table) {
   // Taken before the snapshots: a change made while they are taken leaves

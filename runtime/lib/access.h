@@ -81,7 +81,7 @@ private:
   std::mutex Mutex;
   bool Built = false;
   /// A live record's key in the table and its size; its address is the
-  /// key's handle (Ledger::handleOf).
+  /// key's handle (handleOf, catalog_table.h).
   struct Range {
     uint64_t key, size;
     uint64_t start() const;

@@ -1,6 +1,6 @@
 //===- api.cpp - The public C interface (msledger/msledger.h) -------------===//
 #include "interpose.h"
-#include "ledger.h"
+#include "process.h"
 
 #include <cstdio>
 #include <cstring>
@@ -47,16 +47,16 @@ int msledger_api_index_hint(int hint, const char *callee) {
 void msledger_record_acquire(int api, uint64_t handle, uint64_t size,
                              msledger_space space, const msledger_site *site) {
   if (validApi(api, "msledger_record_acquire"))
-    Ledger::get().acquire(static_cast<unsigned>(api), handle, size,
-                          static_cast<Space>(space), site);
+    processLedger().acquire(static_cast<unsigned>(api), handle, size,
+                            static_cast<Space>(space), site);
 }
 
 void msledger_record_access(int api, const msledger_site *site, uint64_t write,
                             uint64_t write_size, uint64_t read,
                             uint64_t read_size, int direction) {
   if (validApi(api, "msledger_record_access"))
-    Ledger::get().access(static_cast<unsigned>(api), site,
-                         {write, write_size, read, read_size, direction});
+    processLedger().access(static_cast<unsigned>(api), site,
+                           {write, write_size, read, read_size, direction});
 }
 
 void msledger_record_release(int api, uint64_t handle, int succeeded,
@@ -64,9 +64,9 @@ void msledger_record_release(int api, uint64_t handle, int succeeded,
   if (!validApi(api, "msledger_record_release"))
     return;
   PendingRelease pending;
-  Ledger::get().beginRelease(static_cast<unsigned>(api), handle, site,
-                             &pending);
-  Ledger::get().endRelease(pending, succeeded != 0);
+  processLedger().beginRelease(static_cast<unsigned>(api), handle, site,
+                               &pending);
+  processLedger().endRelease(pending, succeeded != 0);
 }
 
 static_assert(sizeof(PendingRelease) <= sizeof(msledger_release),
@@ -78,13 +78,13 @@ void msledger_release_begin(int api, uint64_t handle, const msledger_site *site,
                             msledger_release *state) {
   PendingRelease *pending = new (state) PendingRelease;
   if (validApi(api, "msledger_release_begin"))
-    Ledger::get().beginRelease(static_cast<unsigned>(api), handle, site,
-                               pending);
+    processLedger().beginRelease(static_cast<unsigned>(api), handle, site,
+                                 pending);
 }
 
 void msledger_release_end(msledger_release *state, int succeeded) {
   PendingRelease *pending = reinterpret_cast<PendingRelease *>(state);
-  Ledger::get().endRelease(*pending, succeeded != 0);
+  processLedger().endRelease(*pending, succeeded != 0);
 }
 
 int msledger_api_interposed(int api) {
@@ -123,16 +123,16 @@ int msledger_register_api(const msledger_api_description *d) {
 msledger_heap *msledger_heap_register(const void *base, size_t size) {
   if (!base || !size)
     return nullptr;
-  return reinterpret_cast<msledger_heap *>(Ledger::get().registerHeap(
+  return reinterpret_cast<msledger_heap *>(processLedger().heaps().registerHeap(
       static_cast<uint64_t>(reinterpret_cast<uintptr_t>(base)), size));
 }
 
 void msledger_heap_unregister(msledger_heap *heap) {
-  Ledger::get().unregisterHeap(reinterpret_cast<uintptr_t>(heap));
+  processLedger().heaps().unregisterHeap(reinterpret_cast<uintptr_t>(heap));
 }
 
 int msledger_region_register(msledger_heap *heap, void *ptr, size_t size) {
-  return Ledger::get().inHeap(
+  return processLedger().heaps().inHeap(
              reinterpret_cast<uintptr_t>(heap),
              static_cast<uint64_t>(reinterpret_cast<uintptr_t>(ptr)), size)
              ? 0
@@ -140,21 +140,21 @@ int msledger_region_register(msledger_heap *heap, void *ptr, size_t size) {
 }
 
 int msledger_region_unregister(msledger_heap *heap, void *ptr) {
-  return Ledger::get().inHeap(
+  return processLedger().heaps().inHeap(
              reinterpret_cast<uintptr_t>(heap),
              static_cast<uint64_t>(reinterpret_cast<uintptr_t>(ptr)), 1)
              ? 0
              : MSLEDGER_REGION_OUTSIDE_HEAP;
 }
 
-void msledger_report(void) { Ledger::get().reportNow(); }
+void msledger_report(void) { processReporter().reportNow(); }
 
 msledger_space msledger_driver_space(unsigned long long flag) {
   return static_cast<msledger_space>(spaceFromDriverFlag(flag));
 }
 
 uint64_t msledger_error_count(void) {
-  Ledger *ledger = Ledger::existing();
+  Ledger *ledger = existingProcessLedger();
   return ledger ? ledger->errorCount() : 0;
 }
 
@@ -162,11 +162,8 @@ uint64_t msledger_error_count(void) {
 
 // The ledger from the start, so that the report signal is handled before
 // the application's first tracked call.
-__attribute__((constructor)) static void startAtLoad() { Ledger::get(); }
+__attribute__((constructor)) static void startAtLoad() { processLedger(); }
 
 // Runs from the dynamic linker's finalisation, after every static destructor
 // of the application: releases made there are counted before the leak check.
-__attribute__((destructor)) static void finishAtExit() {
-  if (Ledger *ledger = Ledger::existing())
-    ledger->finish();
-}
+__attribute__((destructor)) static void finishAtExit() { finishProcess(); }

@@ -2,7 +2,9 @@
 //
 // Contract: constant tables of the catalog's handle namespaces, families and
 // functions, generated at build time from rewriter/catalog/cann.json (see
-// runtime/gen/catalog_gen.cpp). Indices are those of the catalog file.
+// runtime/gen/catalog_gen.cpp). Indices are those of the catalog file. And
+// how a family's handle keys a record: the handle with its namespace in the
+// top 8 bits; the memory namespace (0) keys by the address itself.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MSLEDGER_RUNTIME_CATALOG_TABLE_H
@@ -76,6 +78,18 @@ inline const FamilyInfo &familyOf(unsigned api) {
 }
 /// The index of API `name`, built-in or registered, or -1.
 int apiIndex(const char *name);
+
+constexpr uint64_t kHandleBits = 0x00FFFFFFFFFFFFFFULL;
+/// The record key of `handle` in namespace `nameSpace`.
+inline uint64_t keyInNameSpace(uint64_t nameSpace, uint64_t handle) {
+  return nameSpace == 0 ? handle : (nameSpace << 56) | (handle & kHandleBits);
+}
+/// The record key of a handle `api` acquires or releases.
+inline uint64_t keyOf(unsigned api, uint64_t handle) {
+  return keyInNameSpace(familyOf(api).nameSpace, handle);
+}
+/// The handle (or address) a record key names.
+inline uint64_t handleOf(uint64_t key) { return key & kHandleBits; }
 
 /// An API of a catalog addition, as msledger_register_api describes it.
 struct ApiDescription {

@@ -1,7 +1,7 @@
 //===- interpose.cpp - What the generated interposers stand on ------------===//
 #include "interpose.h"
 
-#include "ledger.h"
+#include "process.h"
 
 #include <atomic>
 #include <cstdio>
@@ -16,7 +16,7 @@ __thread ThreadCalls CurrentCalls;
 std::atomic<unsigned> LevelsTracked{0};
 
 unsigned startLedger() {
-  Ledger &ledger = Ledger::get();
+  Ledger &ledger = processLedger();
   unsigned levels = kLedgerStarted;
   for (Level level : {Level::Device, Level::Cann})
     if (ledger.tracking(level))
@@ -69,21 +69,21 @@ void CallScope::acquired(uint64_t handle, uint64_t size, Space space) {
   int32_t device = Device;
   if (device < 0 && static_cast<Level>(LevelIndex) == Level::Cann)
     device = CurrentCalls.currentDevice;
-  Ledger::get().acquire(Api, handle, size, space, Site, device);
+  processLedger().acquire(Api, handle, size, space, Site, device);
 }
 
 void CallScope::accessed(const AccessRanges &ranges) {
-  Ledger::get().access(Api, Site, ranges);
+  processLedger().access(Api, Site, ranges);
 }
 
 void CallScope::releasing(uint64_t handle) {
   Pending = new (PendingStorage) PendingRelease;
-  Ledger::get().beginRelease(Api, handle, Site, Pending);
+  processLedger().beginRelease(Api, handle, Site, Pending);
 }
 
 void CallScope::released(bool succeeded) {
   if (Pending)
-    Ledger::get().endRelease(*Pending, succeeded);
+    processLedger().endRelease(*Pending, succeeded);
 }
 
 } // namespace msledger

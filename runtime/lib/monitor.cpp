@@ -1,7 +1,7 @@
 //===- monitor.cpp - Reports while the process runs -----------------------===//
 #include "monitor.h"
 
-#include "ledger.h"
+#include "reporter.h"
 
 #include <atomic>
 #include <cerrno>
@@ -22,6 +22,8 @@ namespace {
 int Pipe[2] = {-1, -1};
 std::atomic<bool> Started{false};
 long IntervalMs = 0;
+Reporter *Reports = nullptr;
+Ledger *Recorded = nullptr;
 
 // What a byte in the pipe asks the monitor for.
 constexpr char kReportRequest = 'r';
@@ -39,7 +41,7 @@ void onReportSignal(int) { request(kReportRequest); }
 // The journal's chunk hook: a writer has started a new chunk.
 void onJournalChunk() { request(kPrefaultRequest); }
 
-void monitorLoop(Ledger *ledger) {
+void monitorLoop() {
   sigset_t all;
   sigfillset(&all);
   pthread_sigmask(SIG_BLOCK, &all, nullptr); // signals are the application's
@@ -61,12 +63,12 @@ void monitorLoop(Ledger *ledger) {
       char drained[64];
       for (ssize_t got; (got = read(Pipe[0], drained, sizeof drained)) > 0;)
         report = report || memchr(drained, kReportRequest, got) != nullptr;
-      ledger->journal().prefault(); // a no-op without a journal
+      Recorded->journal().prefault(); // a no-op without a journal
       if (report)
-        ledger->reportNow();
+        Reports->reportNow();
     }
     if (IntervalMs > 0 && Clock::now() >= next) {
-      ledger->writeSnapshot();
+      Reports->writeSnapshot();
       next += std::chrono::milliseconds(IntervalMs);
       if (next < Clock::now()) // a slow snapshot: no catching up in bursts
         next = Clock::now() + std::chrono::milliseconds(IntervalMs);
@@ -74,7 +76,7 @@ void monitorLoop(Ledger *ledger) {
   }
 }
 
-void startThread(Ledger &ledger) { std::thread(monitorLoop, &ledger).detach(); }
+void startThread() { std::thread(monitorLoop).detach(); }
 
 } // namespace
 
@@ -138,7 +140,7 @@ long intervalNamed(const std::string &seconds) {
   return std::max(1L, static_cast<long>(value * 1000 + 0.5));
 }
 
-void startMonitor(Ledger &ledger) {
+void startMonitor(Reporter &reporter, Ledger &ledger) {
   const Options &options = ledger.options();
   std::string why;
   int signal = signalNamed(options.report_signal, &why);
@@ -163,6 +165,8 @@ void startMonitor(Ledger &ledger) {
     return;
   }
   IntervalMs = std::max(0L, interval);
+  Reports = &reporter;
+  Recorded = &ledger;
   if (signal > 0) {
     struct sigaction action;
     memset(&action, 0, sizeof action);
@@ -176,12 +180,12 @@ void startMonitor(Ledger &ledger) {
               signal, strerror(errno));
   }
   ledger.journal().setChunkHook(onJournalChunk);
-  startThread(ledger);
+  startThread();
 }
 
-void restartMonitorInChild(Ledger &ledger) {
+void restartMonitorInChild() {
   if (Started.load() && Pipe[0] >= 0)
-    startThread(ledger);
+    startThread();
 }
 
 } // namespace msledger

@@ -5,7 +5,7 @@
 //   * writes a report of what is live now, grouped by site, when the process
 //     gets the report signal (report_signal, SIGUSR1 by default): the signal
 //     handler only writes a byte to a pipe (async-signal-safe); the report is
-//     made on the monitor's thread (Ledger::reportNow, which copies the
+//     made on the monitor's thread (Reporter::reportNow, which copies the
 //     tables shard by shard, so application threads wait at most for one
 //     shard's copy). msledger_report() makes the same report on the calling
 //     thread, synchronously, without the monitor;
@@ -16,8 +16,8 @@
 //     time a writer enters a new one (Journal::prefault), so that events do
 //     not wait for page faults.
 //
-// Started by the ledger when any of these is enabled, restarted in a fork
-// child.
+// Started with the process's ledger (process.h) when any of these is
+// enabled, restarted in a fork child.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MSLEDGER_RUNTIME_MONITOR_H
@@ -28,6 +28,7 @@
 namespace msledger {
 
 class Ledger;
+class Reporter;
 
 /// The signal number an option names ("SIGUSR1", "USR2", "10"), 0 for
 /// "none" or "", -1 if it names none or one that cannot serve as the report
@@ -37,11 +38,12 @@ int signalNamed(const std::string &name, std::string *why = nullptr);
 /// none, -1 if malformed.
 long intervalNamed(const std::string &seconds);
 
-/// Starts the monitor of `ledger` (once per process) if the ledger's options
-/// ask for it: installs the signal handler, starts the thread.
-void startMonitor(Ledger &ledger);
+/// Starts the monitor of `ledger`, reported by `reporter` (once per process),
+/// if the ledger's options ask for it: installs the signal handler, starts
+/// the thread.
+void startMonitor(Reporter &reporter, Ledger &ledger);
 /// In a fork child: the thread is gone; start a new one.
-void restartMonitorInChild(Ledger &ledger);
+void restartMonitorInChild();
 
 } // namespace msledger
 

@@ -32,7 +32,7 @@
 
 #include "catalog_table.h"
 #include "interpose.h"
-#include "ledger.h"
+#include "process.h"
 #include "report.h"
 
 #include <map>
@@ -76,9 +76,9 @@ mstxMemHeapHandle_t heapRegister(mstxDomainHandle_t,
       static_cast<const mstxMemVirtualRangeDesc_t *>(desc->typeSpecificDesc);
   if (!range->ptr || !range->size)
     return nullptr;
-  Ledger &ledger = Ledger::get();
+  Ledger &ledger = processLedger();
   uint64_t base = reinterpret_cast<uintptr_t>(range->ptr);
-  uintptr_t heap = ledger.registerHeap(base, range->size);
+  uintptr_t heap = ledger.heaps().registerHeap(base, range->size);
   {
     MstxRegions &state = regions();
     std::lock_guard<std::mutex> lock(state.Mutex);
@@ -91,7 +91,7 @@ mstxMemHeapHandle_t heapRegister(mstxDomainHandle_t,
 
 void heapUnregister(mstxDomainHandle_t, mstxMemHeapHandle_t handle) {
   const msledger_site *site = takePendingSite();
-  Ledger &ledger = Ledger::get();
+  Ledger &ledger = processLedger();
   uintptr_t heap = reinterpret_cast<uintptr_t>(handle);
   uint64_t base = 0, size = 0;
   size_t live = 0; // its regions still registered
@@ -104,13 +104,13 @@ void heapUnregister(mstxDomainHandle_t, mstxMemHeapHandle_t handle) {
     for (const auto &[address, owner] : state.heapOf)
       live += owner == heap;
   }
-  if (ledger.heapRange(heap, &base, &size)) {
+  if (ledger.heaps().heapRange(heap, &base, &size)) {
     if (live)
-      ledger.warn("mstxMemHeapUnregister of the heap at " + hexText(base) +
-                  " (" + std::to_string(size) + " bytes)" + placeOf(site) +
-                  " while " + std::to_string(live) +
-                  " of its region(s) are still registered");
-    ledger.unregisterHeap(heap);
+      processReporter().warn(
+          "mstxMemHeapUnregister of the heap at " + hexText(base) + " (" +
+          std::to_string(size) + " bytes)" + placeOf(site) + " while " +
+          std::to_string(live) + " of its region(s) are still registered");
+    ledger.heaps().unregisterHeap(heap);
   }
   // A handle that is no heap (base 0) is the ledger's illegal release.
   PendingRelease pending;
@@ -125,7 +125,7 @@ void regionsRegister(mstxDomainHandle_t,
   if (!batch || batch->regionType != MSTX_MEM_TYPE_VIRTUAL_ADDRESS ||
       !batch->regionDescArray)
     return;
-  Ledger &ledger = Ledger::get();
+  Ledger &ledger = processLedger();
   uintptr_t heap = reinterpret_cast<uintptr_t>(batch->heap);
   const auto *descs =
       static_cast<const mstxMemVirtualRangeDesc_t *>(batch->regionDescArray);
@@ -133,11 +133,11 @@ void regionsRegister(mstxDomainHandle_t,
     uint64_t address = reinterpret_cast<uintptr_t>(descs[i].ptr);
     if (batch->regionHandleArrayOut)
       batch->regionHandleArrayOut[i] = nullptr;
-    if (!ledger.inHeap(heap, address, descs[i].size)) {
-      ledger.warn("mstxMemRegionsRegister" + placeOf(site) +
-                  ": the region at " + hexText(address) + " (" +
-                  std::to_string(descs[i].size) +
-                  " bytes) is not inside a registered heap; not tracked");
+    if (!ledger.heaps().inHeap(heap, address, descs[i].size)) {
+      processReporter().warn(
+          "mstxMemRegionsRegister" + placeOf(site) + ": the region at " +
+          hexText(address) + " (" + std::to_string(descs[i].size) +
+          " bytes) is not inside a registered heap; not tracked");
       continue;
     }
     ledger.acquire(api("mstxMemRegionsRegister"), address, descs[i].size,
@@ -158,7 +158,7 @@ void regionsUnregister(mstxDomainHandle_t,
   const msledger_site *site = takePendingSite();
   if (!batch || !batch->refArray)
     return;
-  Ledger &ledger = Ledger::get();
+  Ledger &ledger = processLedger();
   for (size_t i = 0; i < batch->refCount; ++i) {
     const mstxMemRegionRef_t &ref = batch->refArray[i];
     uint64_t address = ref.refType == MSTX_MEM_REGION_REF_TYPE_HANDLE
@@ -178,14 +178,14 @@ void regionsUnregister(mstxDomainHandle_t,
 }
 
 void markA(const char *message, aclrtStream) {
-  Ledger::get().mark(message ? message : "");
+  processLedger().annotations().mark(message ? message : "");
 }
 
 mstxRangeId rangeStartA(const char *message, aclrtStream) {
-  return Ledger::get().rangeStart(message ? message : "");
+  return processLedger().annotations().rangeStart(message ? message : "");
 }
 
-void rangeEnd(mstxRangeId id) { Ledger::get().rangeEnd(id); }
+void rangeEnd(mstxRangeId id) { processLedger().annotations().rangeEnd(id); }
 
 /// msledger answers as msSanitizer, whose annotations projects check for.
 void getToolId(uint64_t *id) {
@@ -213,16 +213,16 @@ std::string inDomain(mstxDomainHandle_t domain, const char *message) {
 }
 
 void domainMarkA(mstxDomainHandle_t domain, const char *message, aclrtStream) {
-  Ledger::get().mark(inDomain(domain, message));
+  processLedger().annotations().mark(inDomain(domain, message));
 }
 
 mstxRangeId domainRangeStartA(mstxDomainHandle_t domain, const char *message,
                               aclrtStream) {
-  return Ledger::get().rangeStart(inDomain(domain, message));
+  return processLedger().annotations().rangeStart(inDomain(domain, message));
 }
 
 void domainRangeEnd(mstxDomainHandle_t, mstxRangeId id) {
-  Ledger::get().rangeEnd(id);
+  processLedger().annotations().rangeEnd(id);
 }
 
 /// Fills `module`'s slots with `functions` (by slot id); false if the

@@ -57,7 +57,7 @@ RecordTable::takeIf(const std::function<bool(const Record &)> &matches,
   for (unsigned i = 0; i < kShards; ++i) {
     Shard &shard = Shards[i];
     shard.lock();
-    uint64_t serial = stamp(shard, release.serial, nullptr, nullptr);
+    uint64_t serial = stamp(shard, release.serial, SerialSource{}, nullptr);
     // Keys first, then erase: backward-shift deletion moves slots.
     keys.clear();
     for (uint32_t s = 0; s < shard.capacity; ++s)

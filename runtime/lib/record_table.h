@@ -87,6 +87,19 @@ constexpr uint8_t kNoDevice = 63; // devices 0-62 are recorded as such
 constexpr uint16_t kMaxApi = (1U << 10) - 1;
 constexpr uint16_t kMaxThread = (1U << 10) - 1;
 
+/// Where an event's serial comes from: a serial at least `atLeast`,
+/// unique in the process and increasing along the calling thread
+/// (SerialClock::serialAtLeast). Called under the key's shard lock, so
+/// that the events of one key -- whatever threads make them -- have
+/// increasing serials in the order they happen: each shard keeps the
+/// serial after its latest event, the floor of its next. A function and
+/// its context, so that the acquire() and take() inlined into a caller
+/// that passes a constant function inline it too.
+struct SerialSource {
+  uint64_t (*take)(void *context, uint64_t atLeast) = nullptr;
+  void *context = nullptr;
+};
+
 class RecordTable {
 public:
   static constexpr unsigned kShardBits = 10;
@@ -98,13 +111,7 @@ public:
   RecordTable(const RecordTable &) = delete;
   RecordTable &operator=(const RecordTable &) = delete;
 
-  /// Where an event's serial comes from: a serial at least `atLeast`,
-  /// unique in the process and increasing along the calling thread
-  /// (Ledger::serialAtLeast). Called under the key's shard lock, so that
-  /// the events of one key -- whatever threads make them -- have increasing
-  /// serials in the order they happen: each shard keeps the serial after its
-  /// latest event, the floor of its next.
-  using SerialSource = uint64_t (*)(uint64_t atLeast);
+  using SerialSource = msledger::SerialSource;
 
   enum class AcquireResult { Inserted, Replaced, Referenced };
   /// Inserts `record`, its serial from `serials` if given (then written to
@@ -112,13 +119,11 @@ public:
   /// replaced (its release was never seen; *previous gets it, if asked) or, if
   /// `refcounted`, gets one more reference and keeps its serial and site.
   AcquireResult acquire(const Record &record, bool refcounted, Record *previous,
-                        SerialSource serials = nullptr,
-                        uint64_t *serial = nullptr);
+                        SerialSource serials = {}, uint64_t *serial = nullptr);
   /// acquire(), the record packed (pack()) by the caller: a caller that
   /// packs it early keeps three words live, not a Record's fields.
   AcquireResult acquire(PackedRecord record, bool refcounted, Record *previous,
-                        SerialSource serials = nullptr,
-                        uint64_t *serial = nullptr);
+                        SerialSource serials = {}, uint64_t *serial = nullptr);
 
   enum class TakeResult { Taken, Dereferenced, NotFound };
   /// Takes `key` out before its release is attempted (so that the address,
@@ -128,11 +133,11 @@ public:
   /// (Dereferenced). *found gets the record as it was. The release's serial
   /// comes from `serials` if given (then written to *serial). One lock.
   TakeResult take(uint64_t key, bool refcounted, const ReleaseEvent &release,
-                  PackedRecord *found, SerialSource serials = nullptr,
+                  PackedRecord *found, SerialSource serials = {},
                   uint64_t *serial = nullptr);
   /// take(), the record unpacked.
   TakeResult take(uint64_t key, bool refcounted, const ReleaseEvent &release,
-                  Record *found, SerialSource serials = nullptr,
+                  Record *found, SerialSource serials = {},
                   uint64_t *serial = nullptr);
   /// Undoes take() after the real release failed: the record is back and
   /// the release forgotten.
@@ -395,7 +400,8 @@ MSLEDGER_TABLE_HOT void RecordTable::reserveOne(Shard &shard) {
 MSLEDGER_TABLE_HOT uint64_t RecordTable::stamp(Shard &shard, uint64_t given,
                                                SerialSource serials,
                                                uint64_t *out) {
-  uint64_t serial = serials ? serials(shard.nextSerial) : given;
+  uint64_t serial =
+      serials.take ? serials.take(serials.context, shard.nextSerial) : given;
   if (serial >= shard.nextSerial)
     shard.nextSerial = serial + 1;
   if (out)

@@ -1,6 +1,8 @@
 //===- report.cpp - Leak and error reports, text and JSON -----------------===//
 #include "report.h"
 
+#include "access.h"
+#include "catalog_table.h"
 #include "escape.h"
 #include "json_io.h"
 
@@ -264,7 +266,7 @@ void appendMemoryLeaks(std::string &out, const SiteTable &sites,
       out += "======    Direct leak of ";
       appendNumber(out, r->size);
       out += " byte(s)\n======      at ";
-      appendHex(out, Ledger::handleOf(r->key));
+      appendHex(out, handleOf(r->key));
       out += " on ";
       out += spaceName(static_cast<Space>(r->space));
       out += " allocated in ";
@@ -299,7 +301,7 @@ void appendResourceLeaks(std::string &out, const SiteTable &sites,
       out += " byte(s)";
     }
     out += "\n======      ";
-    appendHandle(out, family, Ledger::handleOf(r->key));
+    appendHandle(out, family, handleOf(r->key));
     appendCall(out, sites, "acquired by ", r->api, r->site, r->serial);
     out += '\n';
     appendCallerLines(out, sites, r->site);
@@ -418,7 +420,7 @@ formatImplicitReleases(const SiteTable &sites, Level level,
     out += family.display;
     appendReferences(out, family, r);
     out += "\n======      ";
-    appendHandle(out, family, Ledger::handleOf(r.key));
+    appendHandle(out, family, handleOf(r.key));
     appendCall(out, sites, "acquired by ", r.api, r.site, r.serial);
     out += '\n';
     appendCallerLines(out, sites, r.site);
@@ -460,24 +462,6 @@ formatLeakSections(const SiteTable &sites, const LeakSections &what,
     out += section;
   }
   return out;
-}
-
-const char *errorKindName(ErrorKind kind) {
-  switch (kind) {
-  case ErrorKind::IllegalRelease:
-    return "illegal_release";
-  case ErrorKind::DoubleRelease:
-    return "double_release";
-  case ErrorKind::MismatchedRelease:
-    return "mismatched_release";
-  case ErrorKind::UseAfterFree:
-    return "use_after_free";
-  case ErrorKind::OutOfBounds:
-    return "out_of_bounds";
-  case ErrorKind::WrongDirection:
-    return "wrong_direction";
-  }
-  return "";
 }
 
 /// "illegal free()", "double release: aclrtDestroyStream of a stream already
@@ -697,7 +681,7 @@ json::object recordJson(const ReportInput &input, Level level,
   out["level"] = levelName(level);
   out["family"] = family.name;
   out["kind"] = kindName(family.kind);
-  out["handle"] = handleText(family, Ledger::handleOf(r.key));
+  out["handle"] = handleText(family, handleOf(r.key));
   if (family.refcounted)
     out["references"] = r.size;
   else if (family.perDevice)

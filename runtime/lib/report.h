@@ -23,7 +23,8 @@
 #ifndef MSLEDGER_RUNTIME_REPORT_H
 #define MSLEDGER_RUNTIME_REPORT_H
 
-#include "ledger.h"
+#include "catalog_table.h"
+#include "events.h"
 
 #include <functional>
 #include <string>
@@ -35,14 +36,6 @@ struct LeakTotals {
   uint64_t bytes = 0;
   uint64_t allocations = 0;
   uint64_t resources = 0;
-};
-
-/// How a report reads an event's site id -- from the running ledger's sites
-/// and chains, or from a journal's: the site, and the calls that led there,
-/// innermost first (empty for none).
-struct SiteTable {
-  std::function<const msledger_site *(uint32_t id)> site;
-  std::function<std::vector<const msledger_site *>(uint32_t id)> callers;
 };
 
 /// What the reports of a process read besides their records.
@@ -101,8 +94,6 @@ formatLeakSections(const SiteTable &sites, const LeakSections &what,
                    LeakTotals *totals);
 std::string formatError(const SiteTable &sites, const ErrorEvent &error,
                         bool titled);
-/// An error kind as the JSON report names it: "illegal_release", ...
-const char *errorKindName(ErrorKind kind);
 /// What an error is, as its report's heading says: "double free",
 /// "mismatched free: aclrtFreeHost on device memory allocated by aclrtMalloc".
 std::string errorTitle(const ErrorEvent &error);

@@ -34,41 +34,15 @@ const Rule kRules[] = {
      "A handle acquired through ACL, DVPP or the driver (a stream, event, "
      "context, channel, description, model, ...) was still held when the "
      "process exited."},
-    {"illegal-free", "IllegalFree",
-     "A free or release of something never allocated.",
-     "A free of memory that was never allocated by the API's family, or a "
-     "release of a handle that was never acquired."},
-    {"double-free", "DoubleFree",
-     "A free or release of something already "
-     "freed.",
-     "Memory freed, or a handle released, a second time."},
-    {"mismatched-free", "MismatchedFree",
-     "A free or release through the wrong API.",
-     "Memory freed, or a handle released, through an API of another family "
-     "than the one that allocated or acquired it (aclrtFreeHost of "
-     "aclrtMalloc'd memory)."},
-    {"use-after-free", "UseAfterFree", "A copy or set of memory already freed.",
-     "A copy or set (aclrtMemcpy, aclrtMemset, their asynchronous and 2-D "
-     "forms, the driver's drvMemcpy) wrote or read memory that had been "
-     "freed."},
-    {"out-of-bounds", "OutOfBounds",
-     "A copy or set that runs past the end of an allocation.",
-     "A copy or set started inside an allocation and wrote or read past its "
-     "end."},
-    {"wrong-direction", "WrongDirection",
-     "A copy whose kind does not fit the memory it is given.",
-     "A copy was given host memory where its aclrtMemcpyKind says device "
-     "memory, or device memory where it says host memory."},
+#define MSLEDGER_ERROR_KIND(Name, json, access, id, name, brief, full, ...)    \
+  {id, name, brief, full},
+#include "error_kinds.def"
+#undef MSLEDGER_ERROR_KIND
 };
-enum RuleIndex {
+enum RuleIndex : unsigned {
   kMemoryLeak,
   kResourceLeak,
-  kIllegalFree,
-  kDoubleFree,
-  kMismatchedFree,
-  kUseAfterFree,
-  kOutOfBounds,
-  kWrongDirection
+  kFirstErrorRule // then error_kinds.def's, in order
 };
 
 json::object text(const std::string &message) {
@@ -178,7 +152,7 @@ void addPlace(json::object &result, const SiteTable &sites, uint32_t id,
        json::array{json::object{{"locations", std::move(steps)}}}}}};
 }
 
-json::object resultJson(RuleIndex rule, const std::string &message, Level level,
+json::object resultJson(unsigned rule, const std::string &message, Level level,
                         const SiteTable &sites, uint32_t site, unsigned api) {
   json::object result{{"ruleId", kRules[rule].id},
                       {"ruleIndex", static_cast<int>(rule)},
@@ -245,22 +219,8 @@ void addLeaks(json::array &results, const ReportInput &input, Level level,
   }
 }
 
-RuleIndex ruleOf(ErrorKind kind) {
-  switch (kind) {
-  case ErrorKind::IllegalRelease:
-    return kIllegalFree;
-  case ErrorKind::DoubleRelease:
-    return kDoubleFree;
-  case ErrorKind::MismatchedRelease:
-    break;
-  case ErrorKind::UseAfterFree:
-    return kUseAfterFree;
-  case ErrorKind::OutOfBounds:
-    return kOutOfBounds;
-  case ErrorKind::WrongDirection:
-    return kWrongDirection;
-  }
-  return kMismatchedFree;
+unsigned ruleOf(ErrorKind kind) {
+  return kFirstErrorRule + static_cast<unsigned>(kind);
 }
 
 /// One result per (kind, site, API) of the bad releases, in the order the

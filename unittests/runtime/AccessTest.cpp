@@ -99,7 +99,7 @@ TEST(Access, ARegionFreedInsideALiveHeapIsAUseAfterFree) {
   c.nested = true;                   // a heap is registered
   allocate(c.table, kBase, 8192, 1); // the pool's block
   // Regions are keyed in their own namespace.
-  uint64_t regionKey = Ledger::keyOf(api("msledger_region_register"), kBase);
+  uint64_t regionKey = keyOf(api("msledger_region_register"), kBase);
   allocate(c.table, regionKey, 512, 2, "msledger_region_register");
   allocate(c.table, regionKey + 1024, 512, 3, "msledger_region_register");
   EXPECT_FALSE(c.check(kBase + 1024, 512));
@@ -170,7 +170,7 @@ TEST(Access, DirectionsOfEveryMemcpyKind) {
 }
 
 TEST(Access, TheLedgerReportsEachFindingOnce) {
-  Ledger &ledger = Ledger::get();
+  Ledger ledger{Options()};
   uint64_t address = 0x2000009000;
   ledger.acquire(api("aclrtMalloc"), address, 100, Space::GM, nullptr);
   static const msledger_site site = {"copy.cpp",    12,    3, 77,
@@ -185,7 +185,7 @@ TEST(Access, TheLedgerReportsEachFindingOnce) {
   EXPECT_EQ(error.handle, address + 100);
   EXPECT_EQ(error.badBytes, 20u);
   EXPECT_EQ(error.direction, 1);
-  EXPECT_EQ(ledger.site(error.site), &site);
+  EXPECT_EQ(ledger.sites().site(error.site), &site);
   // The driver's copy checks the device level's records, which have none
   // here.
   ledger.access(api("drvMemcpy"), &site, {address, 120, 0, 0, -1});

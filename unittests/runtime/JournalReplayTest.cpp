@@ -15,7 +15,7 @@ JournalContents::Event event(uint8_t type, const char *api, uint64_t handle,
   e.type = type;
   e.level = 1; // the CANN heap
   e.api = static_cast<unsigned>(apiIndex(api));
-  e.key = Ledger::keyOf(e.api, handle);
+  e.key = keyOf(e.api, handle);
   e.serial = serial;
   e.size = size;
   return e;
@@ -59,8 +59,7 @@ TEST(JournalReplay, MemoryReacquiredOrReleasedImplicitlyEndsTheOldRecord) {
   // An implicit release names the record it ends, by the releasing call.
   JournalContents::Event reset =
       event(kJournalReleaseAll, "aclrtResetDevice", 0, 3);
-  reset.key =
-      Ledger::keyOf(static_cast<unsigned>(apiIndex("aclrtMalloc")), 0x1000);
+  reset.key = keyOf(static_cast<unsigned>(apiIndex("aclrtMalloc")), 0x1000);
   JournalReplay::Step all = replay.apply(reset);
   ASSERT_TRUE(all.ended);
   ASSERT_EQ(replay.implicit(1).size(), 1u);

@@ -1,7 +1,7 @@
 //===- LedgerTest.cpp - events, errors and levels of the ledger -----------===//
 //
-// The ledger is one per process: each test uses handles of its own and checks
-// what its own events did.
+// Each test builds a ledger of its own, with the default options, and
+// checks what its events did.
 //
 //===----------------------------------------------------------------------===//
 #include "ledger.h"
@@ -21,33 +21,39 @@ using namespace msledger;
 
 namespace {
 
-bool live(Level level, unsigned apiIndex, uint64_t handle,
-          Record *out = nullptr) {
-  Record record;
-  bool found =
-      Ledger::get().table(level).find(Ledger::keyOf(apiIndex, handle), &record);
-  if (out)
-    *out = record;
-  return found;
-}
-
-void release(const char *name, uint64_t handle, bool succeeded,
-             const msledger_site *site = nullptr) {
+void releaseIn(Ledger &ledger, const char *name, uint64_t handle,
+               bool succeeded, const msledger_site *site = nullptr) {
   PendingRelease pending;
-  Ledger::get().beginRelease(api(name), handle, site, &pending);
-  Ledger::get().endRelease(pending, succeeded);
+  ledger.beginRelease(api(name), handle, site, &pending);
+  ledger.endRelease(pending, succeeded);
 }
 
-ErrorEvent lastError() {
-  std::vector<ErrorEvent> errors = Ledger::get().errors();
-  EXPECT_FALSE(errors.empty());
-  return errors.empty() ? ErrorEvent() : errors.back();
-}
+class LedgerTest : public ::testing::Test {
+protected:
+  Ledger ledger{Options()};
+
+  bool live(Level level, unsigned apiIndex, uint64_t handle,
+            Record *out = nullptr) {
+    Record record;
+    bool found = ledger.table(level).find(keyOf(apiIndex, handle), &record);
+    if (out)
+      *out = record;
+    return found;
+  }
+  void release(const char *name, uint64_t handle, bool succeeded,
+               const msledger_site *site = nullptr) {
+    releaseIn(ledger, name, handle, succeeded, site);
+  }
+  ErrorEvent lastError() {
+    std::vector<ErrorEvent> errors = ledger.errors();
+    EXPECT_FALSE(errors.empty());
+    return errors.empty() ? ErrorEvent() : errors.back();
+  }
+};
 
 } // namespace
 
-TEST(Ledger, AcquireAndReleaseAtTheFamilysLevel) {
-  Ledger &ledger = Ledger::get();
+TEST_F(LedgerTest, AcquireAndReleaseAtTheFamilysLevel) {
   ledger.acquire(api("aclrtMalloc"), 0x2000001000, 100, Space::GM, nullptr);
   ledger.acquire(api("halMemAlloc"), 0x2000001000, 164, Space::GM, nullptr);
   Record cann, device;
@@ -64,29 +70,27 @@ TEST(Ledger, AcquireAndReleaseAtTheFamilysLevel) {
   EXPECT_EQ(ledger.errorCount(), errors);
 }
 
-TEST(Ledger, AFailedReleaseKeepsTheRecord) {
-  Ledger::get().acquire(api("aclrtMalloc"), 0x2000002000, 64, Space::GM,
-                        nullptr);
-  uint64_t errors = Ledger::get().errorCount();
+TEST_F(LedgerTest, AFailedReleaseKeepsTheRecord) {
+  ledger.acquire(api("aclrtMalloc"), 0x2000002000, 64, Space::GM, nullptr);
+  uint64_t errors = ledger.errorCount();
   release("aclrtFree", 0x2000002000, false);
   EXPECT_TRUE(live(Level::Cann, api("aclrtMalloc"), 0x2000002000));
-  EXPECT_EQ(Ledger::get().errorCount(), errors)
+  EXPECT_EQ(ledger.errorCount(), errors)
       << "a live pointer the API refused is not our error";
   release("aclrtFree", 0x2000002000, true);
 }
 
-TEST(Ledger, IllegalDoubleAndMismatchedReleases) {
+TEST_F(LedgerTest, IllegalDoubleAndMismatchedReleases) {
   static const msledger_site site = {"test.cpp", 12, 3, 1, "aclrtFree", "f"};
   release("aclrtFree", 0x2000003000, false, &site);
   ErrorEvent error = lastError();
   EXPECT_EQ(error.kind, ErrorKind::IllegalRelease);
   EXPECT_EQ(error.handle, 0x2000003000u);
   EXPECT_TRUE(error.callFailed);
-  ASSERT_NE(Ledger::get().site(error.site), nullptr);
-  EXPECT_STREQ(Ledger::get().site(error.site)->file, "test.cpp");
+  ASSERT_NE(ledger.sites().site(error.site), nullptr);
+  EXPECT_STREQ(ledger.sites().site(error.site)->file, "test.cpp");
 
-  Ledger::get().acquire(api("aclrtMalloc"), 0x2000004000, 64, Space::GM,
-                        nullptr);
+  ledger.acquire(api("aclrtMalloc"), 0x2000004000, 64, Space::GM, nullptr);
   release("aclrtFree", 0x2000004000, true);
   release("aclrtFree", 0x2000004000, false);
   error = lastError();
@@ -95,8 +99,7 @@ TEST(Ledger, IllegalDoubleAndMismatchedReleases) {
   EXPECT_EQ(error.previous.api, api("aclrtFree"));
   EXPECT_EQ(error.acquired.size, 64u);
 
-  Ledger::get().acquire(api("aclrtMalloc"), 0x2000005000, 64, Space::GM,
-                        nullptr);
+  ledger.acquire(api("aclrtMalloc"), 0x2000005000, 64, Space::GM, nullptr);
   release("acldvppFree", 0x2000005000, true);
   error = lastError();
   EXPECT_EQ(error.kind, ErrorKind::MismatchedRelease);
@@ -105,10 +108,10 @@ TEST(Ledger, IllegalDoubleAndMismatchedReleases) {
       << "the memory is gone all the same";
 }
 
-TEST(Ledger, ANullHandleIsAnIllegalReleaseNeverAnotherFamilysRecord) {
+TEST_F(LedgerTest, ANullHandleIsAnIllegalReleaseNeverAnotherFamilysRecord) {
   // aclInit's record has no handle: keyed as 0 in its namespace. A NULL
   // mstx heap or region handle, or a NULL stream, is no release of it.
-  Ledger::get().acquire(api("aclInit"), 0, 0, Space::None, nullptr);
+  ledger.acquire(api("aclInit"), 0, 0, Space::None, nullptr);
   for (const char *release_ :
        {"mstxMemHeapUnregister", "mstxMemRegionsUnregister",
         "aclrtDestroyStream"}) {
@@ -119,41 +122,40 @@ TEST(Ledger, ANullHandleIsAnIllegalReleaseNeverAnotherFamilysRecord) {
   }
   EXPECT_TRUE(live(Level::Cann, api("aclInit"), 0));
   // A device id of 0 is a handle, not NULL.
-  uint64_t errors = Ledger::get().errorCount();
-  Ledger::get().acquire(api("aclrtSetDevice"), 0, 0, Space::None, nullptr);
+  uint64_t errors = ledger.errorCount();
+  ledger.acquire(api("aclrtSetDevice"), 0, 0, Space::None, nullptr);
   release("aclrtResetDevice", 0, true);
-  EXPECT_EQ(Ledger::get().errorCount(), errors);
+  EXPECT_EQ(ledger.errorCount(), errors);
   release("aclFinalize", 0, true);
   EXPECT_FALSE(live(Level::Cann, api("aclInit"), 0));
 }
 
-TEST(Ledger, HandleNamespacesKeepFamiliesApart) {
+TEST_F(LedgerTest, HandleNamespacesKeepFamiliesApart) {
   // A channel description and its channel share an address; a device id and a
   // model id may share a number. Neither collides.
-  Ledger::get().acquire(api("acldvppCreateChannelDesc"), 0x3000000100, 0,
-                        Space::None, nullptr);
-  Ledger::get().acquire(api("acldvppCreateChannel"), 0x3000000100, 0,
-                        Space::None, nullptr);
-  Ledger::get().acquire(api("aclrtSetDevice"), 5, 0, Space::None, nullptr);
-  Ledger::get().acquire(api("aclmdlLoadFromFile"), 5, 0, Space::None, nullptr);
+  ledger.acquire(api("acldvppCreateChannelDesc"), 0x3000000100, 0, Space::None,
+                 nullptr);
+  ledger.acquire(api("acldvppCreateChannel"), 0x3000000100, 0, Space::None,
+                 nullptr);
+  ledger.acquire(api("aclrtSetDevice"), 5, 0, Space::None, nullptr);
+  ledger.acquire(api("aclmdlLoadFromFile"), 5, 0, Space::None, nullptr);
   EXPECT_TRUE(live(Level::Cann, api("acldvppCreateChannelDesc"), 0x3000000100));
   EXPECT_TRUE(live(Level::Cann, api("acldvppCreateChannel"), 0x3000000100));
-  uint64_t errors = Ledger::get().errorCount();
+  uint64_t errors = ledger.errorCount();
   release("acldvppDestroyChannel", 0x3000000100, true);
   release("acldvppDestroyChannelDesc", 0x3000000100, true);
   release("aclmdlUnload", 5, true);
   EXPECT_TRUE(live(Level::Cann, api("aclrtSetDevice"), 5));
   release("aclrtResetDevice", 5, true);
-  EXPECT_EQ(Ledger::get().errorCount(), errors);
-  EXPECT_NE(Ledger::keyOf(api("aclrtSetDevice"), 0), 0u)
-      << "device 0 is a valid key";
-  EXPECT_EQ(Ledger::keyOf(api("aclrtMalloc"), 0x1234), 0x1234u)
+  EXPECT_EQ(ledger.errorCount(), errors);
+  EXPECT_NE(keyOf(api("aclrtSetDevice"), 0), 0u) << "device 0 is a valid key";
+  EXPECT_EQ(keyOf(api("aclrtMalloc"), 0x1234), 0x1234u)
       << "memory keys are addresses";
 }
 
-TEST(Ledger, RefcountedDevicesNeedEveryReset) {
-  Ledger::get().acquire(api("aclrtSetDevice"), 6, 0, Space::None, nullptr);
-  Ledger::get().acquire(api("aclrtSetDevice"), 6, 0, Space::None, nullptr);
+TEST_F(LedgerTest, RefcountedDevicesNeedEveryReset) {
+  ledger.acquire(api("aclrtSetDevice"), 6, 0, Space::None, nullptr);
+  ledger.acquire(api("aclrtSetDevice"), 6, 0, Space::None, nullptr);
   release("aclrtResetDevice", 6, true);
   Record record;
   ASSERT_TRUE(live(Level::Cann, api("aclrtSetDevice"), 6, &record));
@@ -164,7 +166,7 @@ TEST(Ledger, RefcountedDevicesNeedEveryReset) {
   EXPECT_EQ(lastError().kind, ErrorKind::DoubleRelease);
 }
 
-TEST(Ledger, CallScopeTracksOnlyTheOutermostCallOfALevel) {
+TEST_F(LedgerTest, CallScopeTracksOnlyTheOutermostCallOfALevel) {
   CallScope outer(api("aclrtMalloc"));
   EXPECT_TRUE(outer.tracking());
   {
@@ -178,31 +180,31 @@ TEST(Ledger, CallScopeTracksOnlyTheOutermostCallOfALevel) {
   EXPECT_FALSE(again.tracking());
 }
 
-TEST(Ledger, SpacesFromDriverFlags) {
+TEST_F(LedgerTest, SpacesFromDriverFlags) {
   EXPECT_EQ(spaceFromDriverFlag(1ULL << 10), Space::GM);
   EXPECT_EQ(spaceFromDriverFlag((2ULL << 10) | 3), Space::Host);
   EXPECT_EQ(spaceFromDriverFlag((3ULL << 10) | (33ULL << 56)), Space::DVPP);
   EXPECT_EQ(spaceFromDriverFlag(0), Space::GM);
 }
 
-TEST(Ledger, SerialsAreUniqueAcrossThreads) {
+TEST_F(LedgerTest, SerialsAreUniqueAcrossThreads) {
   const int threads = 4, events = 20000;
   std::vector<std::thread> workers;
   for (int t = 0; t < threads; ++t)
-    workers.emplace_back([t] {
+    workers.emplace_back([this, t] {
       for (int i = 0; i < events; ++i)
-        Ledger::get().acquire(apiIndex("aclrtMalloc"),
-                              0x4000000000ULL +
-                                  (static_cast<uint64_t>(t) << 32) + i * 16,
-                              16, Space::GM, nullptr);
+        ledger.acquire(apiIndex("aclrtMalloc"),
+                       0x4000000000ULL + (static_cast<uint64_t>(t) << 32) +
+                           i * 16,
+                       16, Space::GM, nullptr);
     });
   for (auto &worker : workers)
     worker.join();
   std::set<uint64_t> serials;
   size_t mine = 0;
-  for (const Record &r : Ledger::get().table(Level::Cann).snapshot())
-    if (Ledger::handleOf(r.key) >= 0x4000000000ULL &&
-        Ledger::handleOf(r.key) < 0x4400000000ULL) {
+  for (const Record &r : ledger.table(Level::Cann).snapshot())
+    if (handleOf(r.key) >= 0x4000000000ULL &&
+        handleOf(r.key) < 0x4400000000ULL) {
       serials.insert(r.serial);
       ++mine;
     }
@@ -215,31 +217,31 @@ TEST(Ledger, SerialsAreUniqueAcrossThreads) {
               true);
 }
 
-TEST(Ledger, HeapsContainTheirRegionsOnly) {
-  Ledger &ledger = Ledger::get();
-  uintptr_t heap = ledger.registerHeap(0x10000, 0x1000);
-  EXPECT_TRUE(ledger.inHeap(heap, 0x10000, 0x1000));
-  EXPECT_TRUE(ledger.inHeap(heap, 0x10fff, 1));
-  EXPECT_FALSE(ledger.inHeap(heap, 0x10fff, 2)); // runs past the end
-  EXPECT_FALSE(ledger.inHeap(heap, 0xffff, 1));
-  EXPECT_FALSE(ledger.inHeap(heap, 0x10001, UINT64_MAX)); // no wrap-around
-  EXPECT_FALSE(ledger.inHeap(heap + 1, 0x10000, 1));      // no such heap
-  EXPECT_FALSE(ledger.inHeap(0, 0x10000, 1));
-  ledger.unregisterHeap(heap);
-  EXPECT_FALSE(ledger.inHeap(heap, 0x10000, 1));
+TEST_F(LedgerTest, HeapsContainTheirRegionsOnly) {
+  uintptr_t heap = ledger.heaps().registerHeap(0x10000, 0x1000);
+  EXPECT_TRUE(ledger.heaps().inHeap(heap, 0x10000, 0x1000));
+  EXPECT_TRUE(ledger.heaps().inHeap(heap, 0x10fff, 1));
+  EXPECT_FALSE(ledger.heaps().inHeap(heap, 0x10fff, 2)); // runs past the end
+  EXPECT_FALSE(ledger.heaps().inHeap(heap, 0xffff, 1));
+  EXPECT_FALSE(
+      ledger.heaps().inHeap(heap, 0x10001, UINT64_MAX));     // no wrap-around
+  EXPECT_FALSE(ledger.heaps().inHeap(heap + 1, 0x10000, 1)); // no such heap
+  EXPECT_FALSE(ledger.heaps().inHeap(0, 0x10000, 1));
+  ledger.heaps().unregisterHeap(heap);
+  EXPECT_FALSE(ledger.heaps().inHeap(heap, 0x10000, 1));
 }
 
-TEST(Ledger, AReleaseThroughTheWrongHandleFamilyNamesTheAcquisition) {
-  Ledger::get().acquire(api("aclrtCreateStream"), 0x3000001000, 0, Space::None,
-                        nullptr);
-  size_t before = Ledger::get().errors().size();
+TEST_F(LedgerTest, AReleaseThroughTheWrongHandleFamilyNamesTheAcquisition) {
+  ledger.acquire(api("aclrtCreateStream"), 0x3000001000, 0, Space::None,
+                 nullptr);
+  size_t before = ledger.errors().size();
   release("aclrtDestroyEvent", 0x3000001000, false);
-  std::vector<ErrorEvent> errors = Ledger::get().errors();
+  std::vector<ErrorEvent> errors = ledger.errors();
   ASSERT_EQ(errors.size(), before + 1);
   EXPECT_EQ(errors.back().kind, ErrorKind::MismatchedRelease);
   EXPECT_EQ(errors.back().acquired.api, api("aclrtCreateStream"));
   release("aclrtDestroyStream", 0x3000001000, true);
-  EXPECT_EQ(Ledger::get().errors().size(), before + 1);
+  EXPECT_EQ(ledger.errors().size(), before + 1);
 }
 
 namespace {
@@ -247,18 +249,24 @@ namespace {
 /// One site reached through more callers than the chain table holds, then
 /// more sites than the site table holds.
 void fillChainsThenSites() {
+  // What the ledger could not do goes to stderr, as the process's reporter
+  // writes it.
+  struct ToStderr : LedgerObserver {
+    bool error(const ErrorEvent &) override { return true; }
+    void note(const std::string &line) override { fputs(line.c_str(), stderr); }
+    void forkedChildStarts() override {}
+  } observer;
+  Ledger ledger(Options(), &observer);
   unsigned malloc = api("aclrtMalloc");
   static msledger_site callers[70000];
   static const msledger_site site = {"a.cpp", 1, 1, 0, "aclrtMalloc", "f"};
   for (uint64_t i = 0; i < 40000; ++i) {
     msledger_frame_push(&callers[i]);
-    Ledger::get().acquire(malloc, 0x700000000000 + i * 64, 64, Space::GM,
-                          &site);
+    ledger.acquire(malloc, 0x700000000000 + i * 64, 64, Space::GM, &site);
     msledger_frame_pop();
   }
   for (uint64_t i = 0; i < 70000; ++i)
-    Ledger::get().acquire(malloc, 0x710000000000 + i * 64, 64, Space::GM,
-                          &callers[i]);
+    ledger.acquire(malloc, 0x710000000000 + i * 64, 64, Space::GM, &callers[i]);
   exit(0);
 }
 
@@ -271,12 +279,11 @@ TEST(LedgerDeathTest, FullSiteAndChainTablesAreEachSaid) {
               "too many call chains.*too many call sites");
 }
 
-TEST(Ledger, AnnotationsAreKeptInOrderUpToTheirLimit) {
-  Ledger &ledger = Ledger::get();
-  uint64_t phase = ledger.rangeStart("phase");
-  ledger.mark("moment");
-  ledger.rangeEnd(phase);
-  std::vector<Annotation> kept = ledger.reportInput().annotations;
+TEST_F(LedgerTest, AnnotationsAreKeptInOrderUpToTheirLimit) {
+  uint64_t phase = ledger.annotations().rangeStart("phase");
+  ledger.annotations().mark("moment");
+  ledger.annotations().rangeEnd(phase);
+  std::vector<Annotation> kept = ledger.annotations().list();
   ASSERT_GE(kept.size(), 2u);
   const Annotation &range = kept[kept.size() - 2];
   EXPECT_TRUE(range.range);
@@ -285,13 +292,14 @@ TEST(Ledger, AnnotationsAreKeptInOrderUpToTheirLimit) {
   EXPECT_FALSE(kept.back().range);
   EXPECT_EQ(kept.back().message, "moment");
   for (int i = 0; i < 10001; ++i)
-    ledger.mark("flood");
-  EXPECT_EQ(ledger.reportInput().annotations.size(), 10000u)
+    ledger.annotations().mark("flood");
+  EXPECT_EQ(ledger.annotations().list().size(), 10000u)
       << "later ones are not kept";
-  EXPECT_NE(ledger.rangeStart("after the limit"), 0u) << "ids still given";
+  EXPECT_NE(ledger.annotations().rangeStart("after the limit"), 0u)
+      << "ids still given";
 }
 
-TEST(Ledger, AReleaseOnAnotherThreadFollowsTheAcquisition) {
+TEST_F(LedgerTest, AReleaseOnAnotherThreadFollowsTheAcquisition) {
   // Thread B takes a block of serials first; this thread then takes a newer
   // one and acquires X; B releases X: its release must still follow the
   // acquisition (the journal replays by serial), as must X's next
@@ -310,7 +318,7 @@ TEST(Ledger, AReleaseOnAnotherThreadFollowsTheAcquisition) {
     changed.notify_all();
   };
   std::thread other([&] {
-    Ledger::get().acquire(api("aclrtMalloc"), y, 16, Space::GM, nullptr);
+    ledger.acquire(api("aclrtMalloc"), y, 16, Space::GM, nullptr);
     moveTo(1);
     waitFor(2);
     release("aclrtFree", x, true);
@@ -320,29 +328,27 @@ TEST(Ledger, AReleaseOnAnotherThreadFollowsTheAcquisition) {
   // More than a block's worth of events: this thread's serials are now
   // newer than every serial of the other thread's block.
   for (int i = 0; i < 200; ++i) {
-    Ledger::get().acquire(api("aclrtMalloc"), 0x5000100000 + i * 64, 16,
-                          Space::GM, nullptr);
+    ledger.acquire(api("aclrtMalloc"), 0x5000100000 + i * 64, 16, Space::GM,
+                   nullptr);
     release("aclrtFree", 0x5000100000 + i * 64, true);
   }
-  Ledger::get().acquire(api("aclrtMalloc"), x, 16, Space::GM, nullptr);
+  ledger.acquire(api("aclrtMalloc"), x, 16, Space::GM, nullptr);
   Record acquired;
   ASSERT_TRUE(live(Level::Cann, api("aclrtMalloc"), x, &acquired));
   moveTo(2);
   other.join();
   FreedRecord released;
-  ASSERT_TRUE(Ledger::get()
-                  .table(Level::Cann)
-                  .findFreed(Ledger::keyOf(api("aclrtMalloc"), x), &released));
+  ASSERT_TRUE(ledger.table(Level::Cann)
+                  .findFreed(keyOf(api("aclrtMalloc"), x), &released));
   EXPECT_GT(released.serial, acquired.serial);
-  Ledger::get().acquire(api("aclrtMalloc"), x, 16, Space::GM, nullptr);
+  ledger.acquire(api("aclrtMalloc"), x, 16, Space::GM, nullptr);
   Record again;
   ASSERT_TRUE(live(Level::Cann, api("aclrtMalloc"), x, &again));
   EXPECT_GT(again.serial, released.serial);
   release("aclrtFree", x, true);
 }
 
-TEST(Ledger, ALoneThreadsSerialsAreDense) {
-  Ledger &ledger = Ledger::get();
+TEST_F(LedgerTest, ALoneThreadsSerialsAreDense) {
   std::vector<uint64_t> serials;
   std::thread alone([&] {
     for (int i = 0; i < 300; ++i) {

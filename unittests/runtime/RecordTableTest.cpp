@@ -388,10 +388,11 @@ TEST(RecordTable, SerialsFollowTheShardsLatestEvent) {
   RecordTable table;
   // A source that hands out what it is asked for, at least 100.
   static uint64_t asked = 0;
-  RecordTable::SerialSource source = [](uint64_t atLeast) {
-    asked = atLeast;
-    return std::max<uint64_t>(atLeast, 100);
-  };
+  RecordTable::SerialSource source{[](void *, uint64_t atLeast) {
+                                     asked = atLeast;
+                                     return std::max<uint64_t>(atLeast, 100);
+                                   },
+                                   nullptr};
   Record previous, found;
   uint64_t serial = 0;
   table.acquire(record(0x7000), false, &previous, source, &serial);

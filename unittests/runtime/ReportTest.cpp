@@ -1,5 +1,6 @@
 //===- ReportTest.cpp - the text of leak and error reports ----------------===//
 #include "report.h"
+#include "ledger.h"
 
 #include <gtest/gtest.h>
 
@@ -11,7 +12,7 @@ Record leak(const char *api, uint64_t handle, uint64_t size, uint64_t serial,
             Space space = Space::GM) {
   Record r;
   r.api = static_cast<uint16_t>(apiIndex(api));
-  r.key = Ledger::keyOf(r.api, handle);
+  r.key = keyOf(r.api, handle);
   r.size = size;
   r.serial = serial;
   r.space = static_cast<uint8_t>(space);
@@ -21,9 +22,10 @@ Record leak(const char *api, uint64_t handle, uint64_t size, uint64_t serial,
 } // namespace
 
 TEST(Report, TheDesignCardsExampleByteForByte) {
+  Ledger ledger{Options()};
   std::vector<Record> records = {leak("aclrtMalloc", 0x124080024000, 32768, 0)};
-  EXPECT_EQ(formatLeaks(Ledger::get().siteTable(), Level::Cann, records, false,
-                        true, false, nullptr),
+  EXPECT_EQ(formatLeaks(ledger.siteTable(), Level::Cann, records, false, true,
+                        false, nullptr),
             "====== ERROR: LeakCheck: detected memory leaks\n"
             "\n"
             "======    Direct leak of 32768 byte(s)\n"
@@ -34,19 +36,21 @@ TEST(Report, TheDesignCardsExampleByteForByte) {
 }
 
 TEST(Report, NothingLeakedMeansNoText) {
+  Ledger ledger{Options()};
   std::vector<Record> none;
-  EXPECT_EQ(formatLeaks(Ledger::get().siteTable(), Level::Device, none, false,
-                        true, true, nullptr),
+  EXPECT_EQ(formatLeaks(ledger.siteTable(), Level::Device, none, false, true,
+                        true, nullptr),
             "");
 }
 
 TEST(Report, BlocksComeInSerialOrderWithTotals) {
+  Ledger ledger{Options()};
   std::vector<Record> records = {
       leak("aclrtMallocHost", 0x7000, 10, 9, Space::Host),
       leak("acldvppMalloc", 0x124080030000, 20, 3, Space::DVPP)};
   LeakTotals totals;
-  std::string text = formatLeaks(Ledger::get().siteTable(), Level::Cann,
-                                 records, false, true, false, &totals);
+  std::string text = formatLeaks(ledger.siteTable(), Level::Cann, records,
+                                 false, true, false, &totals);
   EXPECT_LT(text.find("on DVPP"), text.find("on host"));
   EXPECT_NE(text.find("====== SUMMARY: 30 byte(s) leaked in 2 allocation(s)\n"),
             std::string::npos);
@@ -55,15 +59,15 @@ TEST(Report, BlocksComeInSerialOrderWithTotals) {
 }
 
 TEST(Report, SitesGiveFileAndLine) {
+  Ledger ledger{Options()};
   static const msledger_site site = {"src/main.cpp", 55,   13, 4,
                                      "aclrtMalloc",  "run"};
-  Ledger::get().acquire(apiIndex("aclrtMalloc"), 0x5000000000, 8, Space::GM,
-                        &site);
+  ledger.acquire(apiIndex("aclrtMalloc"), 0x5000000000, 8, Space::GM, &site);
   Record r;
-  ASSERT_TRUE(Ledger::get().table(Level::Cann).find(0x5000000000, &r));
+  ASSERT_TRUE(ledger.table(Level::Cann).find(0x5000000000, &r));
   std::vector<Record> records = {r};
-  std::string text = formatLeaks(Ledger::get().siteTable(), Level::Cann,
-                                 records, false, true, false, nullptr);
+  std::string text = formatLeaks(ledger.siteTable(), Level::Cann, records,
+                                 false, true, false, nullptr);
   EXPECT_NE(text.find("allocated in src/main.cpp:55 (serialNo:"),
             std::string::npos)
       << text;
@@ -72,11 +76,12 @@ TEST(Report, SitesGiveFileAndLine) {
 }
 
 TEST(Report, GroupingBySiteIsLargestFirst) {
+  Ledger ledger{Options()};
   std::vector<Record> records = {
       leak("aclrtMalloc", 0x1000, 10, 1), leak("aclrtMalloc", 0x2000, 10, 2),
       leak("aclrtMallocHost", 0x3000, 50, 3, Space::Host)};
-  std::string text = formatLeaks(Ledger::get().siteTable(), Level::Cann,
-                                 records, true, true, false, nullptr);
+  std::string text = formatLeaks(ledger.siteTable(), Level::Cann, records, true,
+                                 true, false, nullptr);
   EXPECT_NE(text.find("======    Direct leak of 50 byte(s) in 1 allocation(s)\n"
                       "======      on host allocated by aclrtMallocHost in "
                       "<unknown>:0 (first serialNo:3)\n"),
@@ -89,13 +94,14 @@ TEST(Report, GroupingBySiteIsLargestFirst) {
 }
 
 TEST(Report, ResourcesHaveTheirOwnSection) {
+  Ledger ledger{Options()};
   std::vector<Record> records = {
       leak("aclrtCreateStream", 0xabc0, 0, 4, Space::None),
       leak("aclrtSetDevice", 1, 2, 2, Space::None),
       leak("aclInit", 0, 0, 1, Space::None)};
   LeakTotals totals;
-  std::string text = formatLeaks(Ledger::get().siteTable(), Level::Cann,
-                                 records, false, true, true, &totals);
+  std::string text = formatLeaks(ledger.siteTable(), Level::Cann, records,
+                                 false, true, true, &totals);
   EXPECT_EQ(text,
             "====== LeakCheck of the CANN heap (ACL calls)\n"
             "====== ERROR: LeakCheck: detected resource leaks\n"
@@ -114,20 +120,21 @@ TEST(Report, ResourcesHaveTheirOwnSection) {
             "====== SUMMARY: 3 resource(s) leaked (AscendCL initialisation: 1, "
             "device set: 1, stream: 1)\n");
   EXPECT_EQ(totals.resources, 3u);
-  EXPECT_EQ(formatLeaks(Ledger::get().siteTable(), Level::Cann, records, false,
-                        false, true, nullptr),
+  EXPECT_EQ(formatLeaks(ledger.siteTable(), Level::Cann, records, false, false,
+                        true, nullptr),
             "")
       << "resources can be left out";
 }
 
 TEST(Report, Errors) {
+  Ledger ledger{Options()};
   ErrorEvent error;
   error.kind = ErrorKind::IllegalRelease;
   error.api = static_cast<unsigned>(apiIndex("aclrtFree"));
   error.handle = 0x124080099000;
   error.space = Space::GM;
   error.serial = 7;
-  EXPECT_EQ(formatError(Ledger::get().siteTable(), error, false),
+  EXPECT_EQ(formatError(ledger.siteTable(), error, false),
             "====== ERROR: illegal free()\n"
             "======    at 0x124080099000 on GM\n"
             "======    code in <unknown>:0 (serialNo:7)\n"
@@ -137,7 +144,7 @@ TEST(Report, Errors) {
   error.hasAcquired = true;
   error.acquired = leak("aclrtMalloc", 0x124080099000, 64, 5);
   error.callFailed = true;
-  EXPECT_EQ(formatError(Ledger::get().siteTable(), error, true),
+  EXPECT_EQ(formatError(ledger.siteTable(), error, true),
             "====== ERROR: mismatched free: aclrtFreeHost on device memory "
             "allocated by aclrtMalloc [CANN heap]\n"
             "======    at 0x124080099000 on GM\n"

@@ -35,7 +35,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "acl/acl.h"
-#include "ledger.h"
+#include "process.h"
 #include "report.h"
 
 #include <benchmark/benchmark.h>
@@ -70,7 +70,7 @@ void expectNoFailures(benchmark::State &state, uint64_t failures,
 /// (a release of what it does not know, a copy out of bounds): what it
 /// timed was not the path it means to time.
 void expectNoLedgerErrors(benchmark::State &state, uint64_t before) {
-  expectNoFailures(state, Ledger::get().errorCount() - before,
+  expectNoFailures(state, processLedger().errorCount() - before,
                    "error(s) reported by the ledger");
 }
 
@@ -117,7 +117,7 @@ void SimCopy(benchmark::State &state) {
 BENCHMARK(SimCopy)->UseRealTime();
 
 void AccessCheck(benchmark::State &state, uint64_t offset) {
-  Ledger &ledger = Ledger::get();
+  Ledger &ledger = processLedger();
   const unsigned alloc = static_cast<unsigned>(apiIndex("aclrtMalloc"));
   const unsigned copy = static_cast<unsigned>(apiIndex("aclrtMemcpy"));
   const uint64_t base = 0x7000000000ULL;
@@ -143,7 +143,7 @@ BENCHMARK_CAPTURE(AccessCheck, start, 0)->UseRealTime();
 std::atomic<uint64_t> NextBase{0x6000000000ULL};
 
 void LedgerPair(benchmark::State &state) {
-  Ledger &ledger = Ledger::get();
+  Ledger &ledger = processLedger();
   const unsigned alloc = static_cast<unsigned>(apiIndex("aclrtMalloc"));
   const unsigned release = static_cast<unsigned>(apiIndex("aclrtFree"));
   // Each thread cycles through 4096 addresses of its own, as an allocator
@@ -180,7 +180,7 @@ void CrossThread(benchmark::State &state, bool tracked) {
     state.SkipWithError("needs two threads");
     return;
   }
-  Ledger &ledger = Ledger::get();
+  Ledger &ledger = processLedger();
   const unsigned alloc = static_cast<unsigned>(apiIndex("aclrtMalloc"));
   const unsigned release = static_cast<unsigned>(apiIndex("aclrtFree"));
   // 4096 addresses cycled, at most kHandOff of them in the ring: an
@@ -242,7 +242,7 @@ void LockFloor(benchmark::State &state) {
 BENCHMARK(LockFloor)->UseRealTime();
 
 void JournalCost(benchmark::State &state) {
-  Ledger &ledger = Ledger::get();
+  Ledger &ledger = processLedger();
   if (!ledger.journaling()) {
     state.SkipWithError("no journal: set journal_path in MSLEDGER_OPTIONS");
     return;
@@ -363,7 +363,7 @@ void LiveRecords(benchmark::State &state) {
 BENCHMARK(LiveRecords)->Unit(benchmark::kMillisecond)->Iterations(1);
 
 void Report1M(benchmark::State &state) {
-  Ledger &ledger = Ledger::get();
+  Ledger &ledger = processLedger();
   static std::once_flag populated;
   std::call_once(populated, [&] {
     const unsigned alloc = static_cast<unsigned>(apiIndex("aclrtMalloc"));

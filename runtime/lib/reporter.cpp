@@ -1,0 +1,291 @@
+//===- reporter.cpp - The reports of a running process --------------------===//
+#include "reporter.h"
+
+#include "escape.h"
+#include "job.h"
+#include "json_io.h"
+#include "sarif.h"
+
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <unistd.h>
+
+namespace msledger {
+
+Reporter::Reporter(const Options &options)
+    : Opts(options), ProjectRoot(absoluteDirectory(options.project_root)) {}
+
+bool Reporter::loadSuppressions(std::string *error) {
+  return Opts.suppressions.empty() ||
+         Suppressions_.load(Opts.suppressions, error);
+}
+
+void Reporter::start() {
+  announceStart();
+  if (Opts.log_level == "info") {
+    std::string levels = Opts.check_device_heap && Opts.check_cann_heap
+                             ? "the device heap and the CANN heap"
+                         : Opts.check_device_heap ? "the device heap"
+                         : Opts.check_cann_heap
+                             ? "the CANN heap"
+                             : "nothing (both levels are off)";
+    write("[msledger] pid " + std::to_string(getpid()) + ": checking " +
+          levels + "\n");
+  }
+}
+
+bool Reporter::error(const ErrorEvent &error) {
+  {
+    std::lock_guard<std::mutex> lock(SuppressionMutex);
+    uint64_t bytes =
+        isAccessError(error.kind) ? error.badBytes
+        : error.hasAcquired && familyOf(error.acquired.api).kind == Kind::Memory
+            ? error.acquired.size
+            : 0;
+    if (Suppressions_.suppress(
+            isAccessError(error.kind) ? SuppressionKind::Access
+                                      : SuppressionKind::Free,
+            Ledger_->siteTable(), error.site, error.api, bytes))
+      return false;
+  }
+  write(formatError(Ledger_->siteTable(), error,
+                    Ledger_->tracking(Level::Device) &&
+                        Ledger_->tracking(Level::Cann)));
+  return true;
+}
+
+void Reporter::forkedChildStarts() { announceStart(); }
+
+void Reporter::warn(const std::string &text) {
+  write("====== WARNING: " + text + "\n");
+}
+
+void Reporter::forkPrepare() {
+  OutputMutex.lock();
+  SuppressionMutex.lock();
+}
+
+void Reporter::forkParent() {
+  SuppressionMutex.unlock();
+  OutputMutex.unlock();
+}
+
+void Reporter::forkChild() {
+  forkParent();
+  ForkParentPid = getppid();
+  // Announced at its first event (forkedChildStarts).
+  StartJsonPath.clear();
+}
+
+void Reporter::write(const std::string &text) {
+  std::lock_guard<std::mutex> lock(OutputMutex);
+  writeLog(Opts.log_path.empty()
+               ? ""
+               : expandPath(Opts.log_path, getpid(), processRank()),
+           processLabel() + text);
+}
+
+ReportInput Reporter::reportInput() const {
+  ReportInput input;
+  input.sites = Ledger_->siteTable();
+  input.tracked[0] = Ledger_->tracking(Level::Device);
+  input.tracked[1] = Ledger_->tracking(Level::Cann);
+  input.pid = getpid();
+  input.parentPid = getppid();
+  input.rank = processRank();
+  input.program = programPath();
+  input.startUnixMs = Ledger_->clock().startUnixMs();
+  input.sinceStartMs = Ledger_->clock().nowNs() / 1000000;
+  const SerialClock &clock = Ledger_->clock();
+  input.timeOfSerialNs = [&clock](uint64_t serial) {
+    return clock.timeOfSerial(serial);
+  };
+  for (Level level : {Level::Device, Level::Cann})
+    input.implicit[static_cast<int>(level)] = Ledger_->implicitReleases(level);
+  input.annotations = Ledger_->annotations().list();
+  return input;
+}
+
+std::string Reporter::leakReport(std::vector<Record> (&live)[2],
+                                 LeakTotals *totals) const {
+  LeakSections what;
+  what.checked[0] = Ledger_->tracking(Level::Device);
+  what.checked[1] = Ledger_->tracking(Level::Cann);
+  what.groupBySite = Opts.group_by_site;
+  what.includeResources = Opts.report_resources;
+  what.noteImplicit = Opts.report_resources && !Opts.implicit_release_is_leak;
+  std::vector<ImplicitReleaseEvent> implicit[2] = {
+      Ledger_->implicitReleases(Level::Device),
+      Ledger_->implicitReleases(Level::Cann)};
+  return formatLeakSections(Ledger_->siteTable(), what, live, implicit, totals);
+}
+
+void Reporter::reportNow() {
+  bool titled =
+      Ledger_->tracking(Level::Device) && Ledger_->tracking(Level::Cann);
+  ReportInput input = reportInput();
+  std::string text;
+  for (Level level : {Level::Device, Level::Cann}) {
+    if (!Ledger_->tracking(level))
+      continue;
+    if (!text.empty())
+      text += '\n';
+    text += formatLive(input, level, Ledger_->liveRecords(level), titled);
+  }
+  if (!text.empty())
+    write(text);
+}
+
+void Reporter::writeSnapshot() {
+  std::vector<Record> live[2] = {Ledger_->liveRecords(Level::Device),
+                                 Ledger_->liveRecords(Level::Cann)};
+  uint64_t sequence = SnapshotSequence.fetch_add(1) + 1;
+  std::string text = formatSnapshot(reportInput(), live, sequence);
+  std::string dir = expandPath(Opts.snapshot_dir, getpid(), processRank());
+  makeDirectories(dir);
+  char name[64];
+  snprintf(name, sizeof name, "/snapshot-%06llu.json",
+           static_cast<unsigned long long>(sequence));
+  std::string path = dir + name;
+  // Said once, with the path: a directory that cannot be made fails every
+  // interval alike.
+  if (!writeOutputFile(path, text, /*durable=*/false) &&
+      !SnapshotFailed.exchange(true))
+    write("msledger: cannot write the snapshot " + printable(path) + ": " +
+          strerror(errno) + " (later snapshots that fail are not named)\n");
+}
+
+void Reporter::finish() {
+  if (Finished.exchange(true))
+    return;
+  Ledger_->journal().exited();
+  std::vector<Record> live[2] = {Ledger_->liveRecords(Level::Device),
+                                 Ledger_->liveRecords(Level::Cann)};
+  bool leaked = false;
+  LeakTotals totals;
+  if (Opts.leak_check) {
+    std::lock_guard<std::mutex> lock(SuppressionMutex);
+    for (std::vector<Record> &records : live)
+      Suppressions_.filterLeaks(Ledger_->siteTable(), records);
+    std::string out = leakReport(live, &totals);
+    leaked = totals.allocations || totals.resources;
+    if (!out.empty())
+      write(out);
+    else if (Opts.log_level == "info")
+      write("[msledger] pid " + std::to_string(getpid()) + ": no leaks\n");
+  }
+  std::string suppressed;
+  {
+    std::lock_guard<std::mutex> lock(SuppressionMutex);
+    suppressed = Suppressions_.formatUsed() + Suppressions_.formatUnused();
+  }
+  if (!suppressed.empty())
+    write(suppressed);
+  // A report that cannot be written leaves the run incomplete: it fails as
+  // findings do (runtime/README.md, "Exit status").
+  bool written = true;
+  if (!Opts.json_path.empty()) {
+    std::string path = expandPath(Opts.json_path, getpid(), processRank());
+    warnIfAnothers(path, "JSON report");
+    if (!writeOutputFile(
+            path, formatJson(reportInput(), live, Ledger_->errors(), true),
+            /*durable=*/true)) {
+      written = false;
+      write("msledger: cannot write the JSON report " + printable(path) + ": " +
+            strerror(errno) + "\n");
+    }
+    // A rank set after the start (a worker's setenv after fork) renames it:
+    // the start's report goes, unless another process has replaced it since.
+    if (!StartJsonPath.empty() && StartJsonPath != path)
+      removeIfUnchanged(StartJsonPath, StartJson);
+  }
+  if (!Opts.sarif_path.empty()) {
+    std::string path = expandPath(Opts.sarif_path, getpid(), processRank());
+    if (!writeOutputFile(
+            path,
+            formatSarif(reportInput(), live, Ledger_->errors(), ProjectRoot),
+            /*durable=*/true)) {
+      written = false;
+      write("msledger: cannot write the SARIF log " + printable(path) + ": " +
+            strerror(errno) + "\n");
+    }
+  }
+  writeJobStatus(true,
+                 totals.allocations + totals.resources + Ledger_->errorCount(),
+                 totals.bytes, written);
+  if ((leaked || Ledger_->errorCount() > 0 || !written) && Opts.exitcode != 0)
+    exitWithStatus(Opts.exitcode);
+}
+
+bool Reporter::warnIfAnothers(const std::string &path, const char *what) {
+  std::optional<std::string> text = readRegularFile(path, 256 << 20);
+  std::string ignored;
+  std::unique_ptr<boost::json::object> report =
+      text ? parseJsonObject(*text, path, &ignored) : nullptr;
+  if (!report)
+    return false;
+  JsonFields fields(*report, path);
+  int pid = static_cast<int>(fields.integer("pid", 0, INT32_MAX, 0));
+  if (!fields.ok() || pid == 0 || pid == getpid() ||
+      fields.string("tool") != "msledger")
+    return false;
+  // An earlier run's report is this run's to replace: only one of a process
+  // still running, or of the parent this one was forked from (which may have
+  // ended since), is another's.
+  bool running = kill(pid, 0) == 0 || errno == EPERM;
+  if (!running && pid != ForkParentPid)
+    return false;
+  write("msledger: the " + std::string(what) + " " + printable(path) +
+        " is also pid " + std::to_string(pid) +
+        "'s: give each process its own (%p in the path)\n");
+  return true;
+}
+
+void Reporter::announceStart() {
+  writeJobStatus(false, 0, 0, true);
+  if (Opts.json_path.empty())
+    return;
+  std::vector<Record> none[2];
+  std::string path = expandPath(Opts.json_path, getpid(), processRank());
+  // Another process's report there is its own: a start report (which says
+  // nothing yet) never replaces it.
+  if (warnIfAnothers(path, "JSON report"))
+    return;
+  StartJsonPath = path;
+  if (!writeOutputFile(path, formatJson(reportInput(), none, {}, false),
+                       /*durable=*/false, &StartJson))
+    write("msledger: cannot write the JSON report " + printable(path) + ": " +
+          strerror(errno) + "\n");
+}
+
+void Reporter::writeJobStatus(bool exited, uint64_t findings,
+                              uint64_t leakedBytes, bool complete) {
+  if (Opts.job_dir.empty())
+    return;
+  JobProcess process;
+  process.pid = getpid();
+  process.parentPid = getppid();
+  process.rank = processRank();
+  process.program = programPath();
+  process.exited = exited;
+  process.findings = findings;
+  process.leakedBytes = leakedBytes;
+  process.complete = complete;
+  writeOutputFile(jobStatusPath(Opts.job_dir, process.pid),
+                  formatJobStatus(process), /*durable=*/false);
+}
+
+std::string Reporter::processLabel() const {
+  int rank = processRank();
+  const char *main = getenv("MSLEDGER_JOB_MAIN_PID");
+  bool descendant = main && atoi(main) != getpid();
+  if (rank < 0 && !descendant)
+    return "";
+  return "====== msledger: pid " + std::to_string(getpid()) + ", " +
+         rankText(rank) + ", " + printable(programPath()) + "\n";
+}
+
+} // namespace msledger

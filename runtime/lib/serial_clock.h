@@ -1,0 +1,128 @@
+//===- serial_clock.h - Event serials, their times, thread numbers -*- C++
+//-*-===//
+//
+// Contract: a SerialClock hands out the serials of a ledger's events:
+//
+//   * serialAtLeast(n) gives the calling thread a serial >= n, unique among
+//     this clock's serials and increasing along the thread. Each thread takes
+//     blocks of up to kBlock serials from one counter: a new block when its
+//     block is used up, when the clock's epoch moved on (every 10 ms, on the
+//     clock's thread, once start() ran), and when the caller asks for more
+//     than the block's next (a record table's shard saw a later serial: the
+//     thread's blocks then shrink). So the counter is touched once a block,
+//     not once an event, and a lone thread's serials stay dense (a
+//     deterministic program's reports are the same run after run);
+//   * an event's time is known within an epoch without reading a clock on
+//     the hot path: the first block of each epoch marks when its serials
+//     began (timeOfSerial);
+//   * renewBlock() makes the thread's next serial follow every serial handed
+//     out so far (what an implicit release ends was acquired before it);
+//   * several clocks may live in one process (unit tests): a thread's block
+//     belongs to the clock that handed it out (by a number no other clock of
+//     the process gets), and a destroyed clock's thread is stopped and
+//     joined first;
+//   * fork(): forkPrepare/forkParent/forkChild around it; the child's clock
+//     continues from the parent's counter (next()) with no block and no
+//     thread until its next start().
+//
+// threadIndex() numbers the process's threads from 1, in the order of their
+// first event (saturating at record_table.h's kMaxThread).
+//
+//===----------------------------------------------------------------------===//
+#ifndef MSLEDGER_RUNTIME_SERIAL_CLOCK_H
+#define MSLEDGER_RUNTIME_SERIAL_CLOCK_H
+
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <pthread.h>
+#include <utility>
+#include <vector>
+
+namespace msledger {
+
+namespace detail {
+/// The serials the calling thread hands out next, [next, end): a block of
+/// clock `clock`'s counter taken in its epoch `epoch`.
+struct SerialBlock {
+  uint64_t next;
+  uint64_t end;
+  uint32_t epoch;
+  uint32_t size; // of the next block: smaller after a shard's conflict
+  uint32_t clock;
+};
+// initial-exec: libmsledger is preloaded or linked, never dlopen'ed late, and
+// the general-dynamic model would make every event call __tls_get_addr.
+extern thread_local SerialBlock CurrentSerials
+    __attribute__((tls_model("initial-exec")));
+extern thread_local uint16_t CurrentThreadIndex
+    __attribute__((tls_model("initial-exec")));
+} // namespace detail
+
+class SerialClock {
+public:
+  static constexpr uint64_t kBlock = 1024;
+
+  SerialClock();
+  ~SerialClock();
+  SerialClock(const SerialClock &) = delete;
+  SerialClock &operator=(const SerialClock &) = delete;
+
+  /// Inline: every event takes one, under its record's shard lock.
+  uint64_t serialAtLeast(uint64_t atLeast) {
+    detail::SerialBlock &block = detail::CurrentSerials;
+    uint32_t epoch = Epoch.load(std::memory_order_relaxed);
+    if (block.next < block.end && block.next >= atLeast &&
+        block.epoch == epoch && block.clock == Id)
+      return block.next++;
+    return renew(atLeast, epoch);
+  }
+  void renewBlock();
+  /// Whether start() ran (in this process).
+  bool started() const { return Running.load(std::memory_order_relaxed); }
+  /// Starts the epoch thread, once; false if this call did not start it.
+  bool start();
+  /// Nanoseconds since the clock was made.
+  uint64_t nowNs() const;
+  uint64_t startUnixMs() const { return StartUnixMs; }
+  /// Nanoseconds since the start at which `serial` had happened.
+  uint64_t timeOfSerial(uint64_t serial) const;
+  /// The first serial of the next block the counter hands out.
+  uint64_t next() const { return Next.load(std::memory_order_relaxed); }
+
+  void forkPrepare();
+  void forkParent();
+  void forkChild();
+
+  static uint16_t threadIndex() {
+    if (detail::CurrentThreadIndex == 0)
+      detail::CurrentThreadIndex = newThreadIndex();
+    return detail::CurrentThreadIndex;
+  }
+
+private:
+  uint64_t renew(uint64_t atLeast, uint32_t epoch);
+  static uint16_t newThreadIndex();
+  static void *tick(void *clock);
+
+  // On cache lines of their own: every thread writes Next, and the fields
+  // every event reads would travel between cores with it.
+  alignas(64) std::atomic<uint64_t> Next{0};
+  alignas(64) std::atomic<uint32_t> Epoch{0};
+  std::atomic<uint32_t> CheckpointEpoch{0}; // epoch + 1 of the last one
+  uint32_t Id;
+
+  // (first serial of an epoch's first block, time).
+  mutable std::mutex Mutex;
+  std::vector<std::pair<uint64_t, uint64_t>> Checkpoints;
+  std::atomic<bool> Running{false};
+  std::atomic<bool> Stopping{false};
+  pthread_t Thread{};
+  int ThreadPid = 0; // the process Thread runs in
+  uint64_t StartNs = 0;
+  uint64_t StartUnixMs = 0;
+};
+
+} // namespace msledger
+
+#endif
