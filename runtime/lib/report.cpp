@@ -4,6 +4,7 @@
 #include "access.h"
 #include "catalog_table.h"
 #include "escape.h"
+#include "fingerprint.h"
 #include "json_io.h"
 
 #include <boost/json.hpp>
@@ -810,12 +811,15 @@ void addLiveJson(json::object &root, json::object &summary,
         sorted.begin(), sorted.end(),
         [](const Record &a, const Record &b) { return a.serial < b.serial; });
     for (const Record &r : sorted) {
+      json::object leak = recordJson(input, level, r);
+      leak["fingerprint"] = findingFingerprint(leakRule(r.api), level,
+                                               input.sites, r.site, r.api);
       if (familyOf(r.api).kind == Kind::Memory) {
-        leaks.push_back(recordJson(input, level, r));
+        leaks.push_back(std::move(leak));
         bytes += r.size;
         ++allocations;
       } else {
-        resources.push_back(recordJson(input, level, r));
+        resources.push_back(std::move(leak));
         ++handles;
       }
     }
@@ -834,6 +838,8 @@ json::object errorJson(const ReportInput &input, const ErrorEvent &e) {
   json::object out = eventJson(input, e.api, e.serial, e.site, e.thread);
   out["kind"] = errorKindName(e.kind);
   out["level"] = levelName(family.level);
+  out["fingerprint"] = findingFingerprint(errorRule(e.kind), family.level,
+                                          input.sites, e.site, e.api);
   out["family"] = family.name;
   out["handle"] = handleText(family, e.handle);
   out["space"] =

@@ -1,6 +1,7 @@
 //===- sarif.cpp - Findings as a SARIF 2.1.0 log --------------------------===//
 #include "sarif.h"
 
+#include "fingerprint.h"
 #include "json_io.h"
 
 #include <boost/json.hpp>
@@ -100,31 +101,6 @@ json::value locationJson(const msledger_site *site, const std::string &what,
   return location;
 }
 
-std::string hexSerial(uint64_t serial) {
-  char digits[17];
-  snprintf(digits, sizeof digits, "%016llx",
-           static_cast<unsigned long long>(serial));
-  return digits;
-}
-
-/// What stays the same for a finding across runs and machines.
-std::string fingerprint(const char *rule, Level level, const SiteTable &sites,
-                        uint32_t id, unsigned api) {
-  std::string out = std::string(rule) + "/" + levelName(level) + "/";
-  const msledger_site *site = id ? sites.site(id) : nullptr;
-  if (site && site->file) {
-    out += site->file;
-    out += "/";
-    out += apiInfo(api).name;
-    out += "/" + hexSerial(site->serial);
-    for (const msledger_site *caller : sites.callers(id))
-      out += "<" + hexSerial(caller->serial);
-  } else {
-    out += apiInfo(api).name; // not rewritten: only the API is known
-  }
-  return out;
-}
-
 /// The result's location, and its chain as a code flow.
 void addPlace(json::object &result, const SiteTable &sites, uint32_t id,
               const std::string &what, const std::string &root) {
@@ -158,9 +134,9 @@ json::object resultJson(unsigned rule, const std::string &message, Level level,
                       {"ruleIndex", static_cast<int>(rule)},
                       {"level", "error"},
                       {"message", text(message)}};
-  result["partialFingerprints"] =
-      json::object{{"msledgerFinding/v1",
-                    fingerprint(kRules[rule].id, level, sites, site, api)}};
+  result["partialFingerprints"] = json::object{
+      {"msledgerFinding/v1",
+       findingFingerprint(kRules[rule].id, level, sites, site, api)}};
   return result;
 }
 

@@ -5,8 +5,10 @@
 // text report lists -- into a SARIF 2.1.0 log of one run, for code-scanning
 // viewers (GitHub, GitLab, VS Code's SARIF viewer):
 //
-//   * a rule per kind of finding: memory-leak, resource-leak, illegal-free,
-//     double-free, mismatched-free (releases of handles count as frees);
+//   * a rule per kind of finding: memory-leak, resource-leak, and one per
+//     error kind (error_kinds.def: illegal-free, double-free,
+//     mismatched-free -- releases of handles count as frees --,
+//     use-after-free, out-of-bounds, wrong-direction);
 //   * one result per finding site: the leaks of one level made at one site
 //     (and call chain) through one API are one result, its message with the
 //     bytes and the count; so are the bad releases of one kind at one site;
@@ -18,10 +20,9 @@
 //     result's code flow, outermost caller first; a bad release's allocation
 //     (and earlier release) are related locations; a call that was not
 //     rewritten has no location;
-//   * partialFingerprints names the finding by rule, level, file, API and
-//     the serial numbers of its site and chain, which msrewrite derives from
-//     the project, not the machine or the run: the same on every CI run
-//     until the code changes.
+//   * partialFingerprints ("msledgerFinding/v1") is findingFingerprint()
+//     (fingerprint.h): the same on every CI run until the code changes, and
+//     the same as the JSON report's.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MSLEDGER_RUNTIME_SARIF_H

@@ -4,7 +4,7 @@
 #include "escape.h"
 
 #include "catalog_table.h"
-#include "report.h"
+#include "events.h"
 
 #include <algorithm>
 #include <cerrno>

@@ -7,8 +7,10 @@
  * msledger_ / MSLEDGER_ prefix; nothing else of the library is public.
  *
  * Events: an acquisition (an allocation, or any handle a resource API hands
- * out) and a release. Each recorded event gets the next per-process serial
- * number (serialNo in reports) from one atomic counter. Record only what
+ * out) and a release. Each recorded event gets an event serial (serialNo in
+ * reports), unique in the process and increasing along each thread and along
+ * each handle -- not to be confused with a call site's serial (site_serial
+ * in reports), which names the site in its project. Record only what
  * succeeded: a failed allocation records nothing. Releases are recorded
  * whatever the outcome (`succeeded` says it): the ledger diagnoses illegal,
  * double and mismatched releases even when the API rejected them, and forgets
@@ -45,7 +47,9 @@ typedef struct msledger_site {
   const char *file;     /* relative to the project root */
   uint32_t line;        /* 1-based */
   uint32_t column;      /* 1-based */
-  uint64_t serial;      /* the site's serial number within its project */
+  uint64_t serial;      /* the site serial: the site within its project, the
+                           same in every build and run (msrewrite); not an
+                           event's serialNo */
   const char *callee;   /* the API called at this site, e.g. "aclrtMalloc" */
   const char *function; /* the enclosing function, or NULL */
 } msledger_site;

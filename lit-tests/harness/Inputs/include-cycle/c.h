@@ -1,0 +1,2 @@
+// c is outside the cycle: it includes nothing of ours.
+#include <vector>

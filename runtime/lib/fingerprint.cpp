@@ -1,0 +1,54 @@
+//===- fingerprint.cpp - What names a finding across runs -----------------===//
+#include "fingerprint.h"
+
+#include "catalog_table.h"
+
+#include <cstdio>
+
+namespace msledger {
+
+namespace {
+
+std::string hexSerial(uint64_t serial) {
+  char digits[17];
+  snprintf(digits, sizeof digits, "%016llx",
+           static_cast<unsigned long long>(serial));
+  return digits;
+}
+
+} // namespace
+
+std::string findingFingerprint(const char *rule, Level level,
+                               const SiteTable &sites, uint32_t id,
+                               unsigned api) {
+  std::string out = std::string(rule) + "/" + levelName(level) + "/";
+  const msledger_site *site = id ? sites.site(id) : nullptr;
+  if (site && site->file) {
+    out += site->file;
+    out += "/";
+    out += apiInfo(api).name;
+    out += "/" + hexSerial(site->serial);
+    for (const msledger_site *caller : sites.callers(id))
+      out += "<" + hexSerial(caller ? caller->serial : 0);
+  } else {
+    out += apiInfo(api).name; // not rewritten: only the API is known
+  }
+  return out;
+}
+
+const char *leakRule(unsigned api) {
+  return familyOf(api).kind == Kind::Memory ? "memory-leak" : "resource-leak";
+}
+
+const char *errorRule(ErrorKind kind) {
+  switch (kind) {
+#define MSLEDGER_ERROR_KIND(Name, json, access, sarifId, ...)                  \
+  case ErrorKind::Name:                                                        \
+    return sarifId;
+#include "error_kinds.def"
+#undef MSLEDGER_ERROR_KIND
+  }
+  return "";
+}
+
+} // namespace msledger

@@ -1,0 +1,37 @@
+//===- fingerprint.h - What names a finding across runs ---------*- C++ -*-===//
+//
+// Contract: findingFingerprint() is the one function that names a finding
+// for tools that follow findings from run to run: SARIF's
+// partialFingerprints and the JSON report's "fingerprint", of a live run, of
+// `msledger report JOURNAL` and of `msledger merge` alike. It is made of the
+// finding's rule ("memory-leak", "double-free", ...), level, the site's file,
+// the API and the site serials of the site and of its chain's callers --
+// what msrewrite derives from the project, never the machine, the run or
+// the event's serialNo -- so a finding keeps it on every run until the code
+// changes. A call that was not rewritten (no file) is named by its rule,
+// level and API alone.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MSLEDGER_RUNTIME_FINGERPRINT_H
+#define MSLEDGER_RUNTIME_FINGERPRINT_H
+
+#include "catalog.h"
+#include "events.h"
+
+#include <string>
+
+namespace msledger {
+
+/// "memory-leak/cann/src/main.cpp/aclrtMalloc/a517e0e617000006<...".
+std::string findingFingerprint(const char *rule, Level level,
+                               const SiteTable &sites, uint32_t site,
+                               unsigned api);
+/// The rule of a leak of what `api` acquired: "memory-leak" or
+/// "resource-leak".
+const char *leakRule(unsigned api);
+/// The rule of an error kind: "illegal-free", ... (error_kinds.def).
+const char *errorRule(ErrorKind kind);
+
+} // namespace msledger
+
+#endif
