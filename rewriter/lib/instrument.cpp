@@ -1,5 +1,6 @@
 //===- instrument.cpp - Turning collected call sites into file edits ------===//
 #include "instrument.h"
+#include "fnv1a.h"
 #include "paths.h"
 #include "text_file.h"
 
@@ -20,15 +21,6 @@ namespace msledger {
 const char *const kMarker = "/* msrewrite: instrumented for msledger;";
 const char *const kWrapperBegin = "/*msrewrite:wrapper{*/ ";
 const char *const kWrapperEnd = " /*}msrewrite*/ ";
-
-uint64_t fnv1a64(const std::string &text) {
-  uint64_t hash = 0xcbf29ce484222325ULL;
-  for (unsigned char c : text) {
-    hash ^= c;
-    hash *= 0x100000001b3ULL;
-  }
-  return hash;
-}
 
 bool isInstrumented(const std::string &text) {
   size_t last = text.rfind(kMarker);

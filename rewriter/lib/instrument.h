@@ -69,8 +69,6 @@ struct FileRewrite {
   std::vector<CallSite> sites; // numbered (assignSerials)
 };
 
-/// 64-bit FNV-1a of the bytes: the trailer's hash and the serials' prefix.
-uint64_t fnv1a64(const std::string &text);
 /// The marker of the trailer line that ends every instrumented file.
 extern const char *const kMarker;
 /// What encloses an inserted wrapper definition, for --revert.

@@ -2,6 +2,7 @@
 #include "launch.h"
 
 #include "compile_db.h"
+#include "fnv1a.h"
 #include "mirror.h"
 #include "paths.h"
 #include "rewrite.h"

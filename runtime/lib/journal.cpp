@@ -4,6 +4,7 @@
 #include "output.h"
 
 #include "catalog_table.h"
+#include "fnv1a.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -40,18 +41,12 @@ uintptr_t pageStart(const void *address) {
   return reinterpret_cast<uintptr_t>(address) & ~(pageSize() - 1);
 }
 
-uint64_t fnv1a(const char *text, uint64_t hash) {
-  for (; *text; ++text)
-    hash = (hash ^ static_cast<unsigned char>(*text)) * 0x100000001b3ULL;
-  return hash;
-}
-
 } // namespace
 
 uint64_t journalCatalogHash() {
-  uint64_t hash = 0xcbf29ce484222325ULL;
+  uint64_t hash = kFnv1a64Basis;
   for (size_t i = 0; i < kApiCount; ++i)
-    hash = fnv1a(Apis[i].name, hash) * 31;
+    hash = fnv1a64(Apis[i].name, hash) * 31;
   return hash;
 }
 

@@ -20,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 #include "acl/acl.h"
 #include "acl/ops/acl_dvpp.h"
+#include "fnv1a.h"
 #include "msledger/msledger.h"
 
 #include <array>
@@ -37,8 +38,8 @@
 namespace {
 
 /// The site of `callee` called at `file`:`line`, made once and kept: the
-/// ledger holds on to sites. Its serial is a hash of the three, the same in
-/// every run.
+/// ledger holds on to sites. Its serial is fnv1a64 of "FILE:LINE:CALLEE",
+/// the same in every run.
 const msledger_site *siteAt(const char *callee, const char *file, int line) {
   if (!file || !*file)
     return nullptr;
@@ -49,14 +50,10 @@ const msledger_site *siteAt(const char *callee, const char *file, int line) {
   auto key = std::make_tuple(std::string(file), line, std::string(callee));
   auto found = sites->find(key);
   if (found == sites->end()) {
-    uint64_t hash = 0xcbf29ce484222325ULL; // FNV-1a of file, line, callee
-    std::string text =
-        std::string(file) + ":" + std::to_string(line) + ":" + callee;
-    for (unsigned char c : text)
-      hash = (hash ^ c) * 0x100000001b3ULL;
     msledger_site site{};
     site.line = line > 0 ? static_cast<uint32_t>(line) : 0;
-    site.serial = hash;
+    site.serial = msledger::fnv1a64(std::string(file) + ":" +
+                                    std::to_string(line) + ":" + callee);
     found = sites->emplace(key, site).first;
     // The strings of the key are the site's: a map never moves its nodes.
     found->second.file = std::get<0>(found->first).c_str();
