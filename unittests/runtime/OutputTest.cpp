@@ -1,16 +1,16 @@
-//===- OutputTest.cpp - output files: replaced, written through, refused --===//
+//===- OutputTest.cpp - the log: appended to, or stderr with a complaint --===//
+//
+// Output files are text_file.h's (unittests/rewriter/TextFileTest.cpp).
+//
+//===----------------------------------------------------------------------===//
 #include "output.h"
 
 #include <gtest/gtest.h>
 
-#include <cerrno>
-#include <dirent.h>
-#include <fcntl.h>
+#include <cstdio>
 #include <filesystem>
 #include <string>
-#include <sys/stat.h>
 #include <unistd.h>
-#include <vector>
 
 using namespace msledger;
 
@@ -27,102 +27,42 @@ struct Scratch {
   ~Scratch() { std::filesystem::remove_all(dir); }
 };
 
-std::vector<std::string> names(const std::string &dir) {
-  std::vector<std::string> out;
-  if (DIR *listing = opendir(dir.c_str())) {
-    while (dirent *entry = readdir(listing))
-      if (std::string(entry->d_name) != "." &&
-          std::string(entry->d_name) != "..")
-        out.push_back(entry->d_name);
-    closedir(listing);
-  }
-  return out;
-}
-
-std::string contents(const std::string &path) {
-  return readRegularFile(path, 1 << 20).value_or("<none>");
+/// What `write` wrote to stderr.
+template <typename Write> std::string stderrOf(Write write) {
+  fflush(stderr);
+  FILE *capture = tmpfile();
+  int saved = dup(2);
+  dup2(fileno(capture), 2);
+  write();
+  dup2(saved, 2);
+  close(saved);
+  std::string text;
+  rewind(capture);
+  char buffer[256];
+  size_t n;
+  while ((n = fread(buffer, 1, sizeof buffer, capture)) > 0)
+    text.append(buffer, n);
+  fclose(capture);
+  return text;
 }
 
 } // namespace
 
-TEST(Output, ARegularFileIsReplacedWholeKeepingItsMode) {
+TEST(Output, TheLogIsAppendedTo) {
   Scratch scratch;
-  std::string dir = scratch.dir, path = dir + "/r.json";
-  ASSERT_TRUE(writeOutputFile(path, "one", false));
-  chmod(path.c_str(), 0600);
-  WrittenFile written;
-  ASSERT_TRUE(writeOutputFile(path, "two", true, &written));
-  EXPECT_EQ(contents(path), "two");
-  struct stat st;
-  ASSERT_EQ(stat(path.c_str(), &st), 0);
-  EXPECT_EQ(st.st_mode & 07777, 0600u);
-  EXPECT_EQ(names(dir), std::vector<std::string>{"r.json"})
-      << "no temporary left";
-  EXPECT_TRUE(written.replaced);
-  EXPECT_EQ(written.inode, st.st_ino);
+  std::string log = scratch.dir + "/report.txt";
+  std::string shown = stderrOf([&] {
+    writeLog(log, "one\n");
+    writeLog(log, "two\n");
+  });
+  EXPECT_EQ(shown, "");
+  EXPECT_EQ(readRegularFile(log, 100), std::string("one\ntwo\n"));
 }
 
-TEST(Output, ANameNearNameMaxLeavesRoomForTheTemporary) {
+TEST(Output, AnUnwritableLogFallsBackToStderr) {
   Scratch scratch;
-  std::string dir = scratch.dir, path = dir + "/" + std::string(250, 'n');
-  ASSERT_TRUE(writeOutputFile(path, "x", false)) << strerror(errno);
-  EXPECT_EQ(contents(path), "x");
-  EXPECT_EQ(names(dir).size(), 1u);
-}
-
-TEST(Output, ALinkIsFollowedAndStays) {
-  Scratch scratch;
-  std::string dir = scratch.dir;
-  ASSERT_TRUE(writeOutputFile(dir + "/target", "old", false));
-  ASSERT_EQ(symlink("target", (dir + "/link").c_str()), 0);
-  ASSERT_TRUE(writeOutputFile(dir + "/link", "new", false));
-  struct stat st;
-  ASSERT_EQ(lstat((dir + "/link").c_str(), &st), 0);
-  EXPECT_TRUE(S_ISLNK(st.st_mode));
-  EXPECT_EQ(contents(dir + "/target"), "new");
-  // A link to nothing yet makes its target.
-  ASSERT_EQ(symlink("later", (dir + "/dangling").c_str()), 0);
-  ASSERT_TRUE(writeOutputFile(dir + "/dangling", "made", false));
-  EXPECT_EQ(contents(dir + "/later"), "made");
-}
-
-TEST(Output, DevicesAndFifosAreWrittenThroughOrRefused) {
-  ASSERT_TRUE(writeOutputFile("/dev/null", "gone", false));
-  struct stat st;
-  ASSERT_EQ(stat("/dev/null", &st), 0);
-  EXPECT_TRUE(S_ISCHR(st.st_mode));
-  Scratch scratch;
-  std::string dir = scratch.dir, fifo = dir + "/fifo";
-  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
-  EXPECT_FALSE(writeOutputFile(fifo, "x", false)) << "no reader: no wait";
-  EXPECT_EQ(errno, ENXIO);
-  int reader = open(fifo.c_str(), O_RDONLY | O_NONBLOCK);
-  ASSERT_GE(reader, 0);
-  EXPECT_TRUE(writeOutputFile(fifo, "through", false));
-  char buffer[16] = {};
-  EXPECT_EQ(read(reader, buffer, sizeof buffer), 7);
-  EXPECT_STREQ(buffer, "through");
-  close(reader);
-  ASSERT_EQ(lstat(fifo.c_str(), &st), 0);
-  EXPECT_TRUE(S_ISFIFO(st.st_mode));
-  EXPECT_FALSE(writeOutputFile(dir, "x", false));
-  EXPECT_EQ(errno, EISDIR);
-  EXPECT_FALSE(readRegularFile(fifo, 100)) << "never blocks on a FIFO";
-  EXPECT_FALSE(readRegularFile("/dev/zero", 100));
-}
-
-TEST(Output, OnlyTheFileItWroteIsRemoved) {
-  Scratch scratch;
-  std::string dir = scratch.dir, path = dir + "/start.json";
-  WrittenFile mine;
-  ASSERT_TRUE(writeOutputFile(path, "mine", false, &mine));
-  ASSERT_TRUE(writeOutputFile(path, "another process's", false));
-  EXPECT_FALSE(removeIfUnchanged(path, mine));
-  EXPECT_EQ(contents(path), "another process's");
-  ASSERT_TRUE(writeOutputFile(path, "mine again", false, &mine));
-  EXPECT_TRUE(removeIfUnchanged(path, mine));
-  EXPECT_TRUE(names(dir).empty());
-  WrittenFile through;
-  ASSERT_TRUE(writeOutputFile("/dev/null", "", false, &through));
-  EXPECT_FALSE(removeIfUnchanged("/dev/null", through));
+  std::string shown = stderrOf([&] { writeLog(scratch.dir, "report\n"); });
+  EXPECT_EQ(shown, "msledger: cannot write the log file " + scratch.dir +
+                       ": Is a directory\nreport\n");
+  EXPECT_EQ(stderrOf([] { writeLog("", "plain\n"); }), "plain\n");
 }
