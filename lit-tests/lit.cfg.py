@@ -15,6 +15,7 @@
 #   %tree_hash DIR      a listing of DIR's files with their SHA-256 (diff two)
 #   %cann_project       the multi-directory CMake application of lit-tests/integration
 #   %srcroot            the project's source tree; %objroot its build tree
+#   %msledger_version   the version project() gives both tools
 #   %expect-exit N CMD  runs CMD and passes only if it exits with exactly N (or
 #                       is killed by signal N, N a name such as SIGSEGV): no
 #                       RUN line uses `not`, which a crash or a sanitizer's
@@ -82,6 +83,8 @@ config.substitutions.append(("%npu-smi", os.path.join(config.msledger_bin_dir, "
 config.substitutions.append(("%msrewrite", os.path.join(config.msledger_bin_dir, "msrewrite")))
 config.substitutions.append(("%make_db", "python3 " + os.path.join(lit_root, "rewriter", "Inputs",
                                                                     "make_db.py")))
+# Ahead of %msledger, which would take its prefix.
+config.substitutions.append(("%msledger_version", config.msledger_version))
 config.substitutions.append(("%msledger", os.path.join(config.msledger_bin_dir, "msledger")))
 config.substitutions.append(("%ledger_link", "{0} -L{1}/lib -Wl,-rpath,{1}/lib -lmsledger".format(
     " ".join("-I" + d for d in config.msledger_include_dirs), config.msledger_obj_root)))

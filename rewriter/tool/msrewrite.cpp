@@ -35,8 +35,8 @@ using namespace clang::tooling;
 using namespace msledger;
 namespace cl = llvm::cl;
 
-#ifndef MSREWRITE_VERSION
-#define MSREWRITE_VERSION "0.1.0"
+#ifndef MSLEDGER_VERSION
+#error "MSLEDGER_VERSION comes from the build (the msledger_version target)"
 #endif
 
 static cl::OptionCategory Category("msrewrite options");
@@ -441,7 +441,7 @@ int rewriteMode(std::unique_ptr<CompilationDatabase> loaded,
 
 int main(int argc, const char **argv) {
   cl::SetVersionPrinter([](llvm::raw_ostream &out) {
-    out << "msrewrite " MSREWRITE_VERSION "\n";
+    out << "msrewrite " MSLEDGER_VERSION "\n";
   });
   if (std::optional<int> status = printBuildFlags(argc, argv))
     return *status;
