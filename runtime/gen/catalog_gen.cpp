@@ -4,7 +4,8 @@
 //
 // Reads the catalog and writes, at build time,
 //   TABLE_INC        X-macro rows of namespaces, families and functions that
-//                    the ledger's family table is built from,
+//                    the ledger's family table is built from, and of the
+//                    interposed functions' declarations (lib/cann_api.h),
 //   INTERPOSERS_CPP  one interposer per catalog function, with the function's
 //                    own signature, that calls the real function and records
 //                    the event, and
@@ -49,9 +50,9 @@ const char *roleEnum(Role role) {
 
 std::string table(const Catalog &catalog, const std::string &source) {
   std::ostringstream out;
-  static const char *const kinds[] = {"MSLEDGER_NAMESPACE", "MSLEDGER_FAMILY",
-                                      "MSLEDGER_IMPLICIT_RELEASE",
-                                      "MSLEDGER_FUNCTION"};
+  static const char *const kinds[] = {
+      "MSLEDGER_NAMESPACE", "MSLEDGER_FAMILY", "MSLEDGER_IMPLICIT_RELEASE",
+      "MSLEDGER_FUNCTION", "MSLEDGER_DECLARATION"};
   out << "// Generated from " << source
       << " by msledger-catalog-gen; do not edit.\n"
       << "// Define the entries you read before including this file; the\n"
@@ -92,6 +93,18 @@ std::string table(const Catalog &catalog, const std::string &source) {
         << (f.deviceParam >= 0 ? "true" : "false") << ", "
         << (f.recordedByCallee ? "true" : "false") << ")\n";
   }
+  // The interposed functions' declarations, from their signatures
+  // (cann_api.h): those recorded by their callee are inline in the
+  // application, never interposed.
+  out << "// MSLEDGER_DECLARATION(name, result, (parameters))\n";
+  for (const Function &f : catalog.functions()) {
+    if (f.recordedByCallee)
+      continue;
+    out << "MSLEDGER_DECLARATION(" << f.name << ", " << f.returnType << ", (";
+    for (size_t p = 0; p < f.params.size(); ++p)
+      out << (p ? ", " : "") << f.params[p].type << " " << f.params[p].name;
+    out << "))\n";
+  }
   for (const char *kind : kinds)
     out << "#undef " << kind << "\n";
   return out.str();
@@ -121,9 +134,10 @@ std::string interposers(const Catalog &catalog, const std::string &source) {
          "next\n"
       << "// definition after libmsledger), then record the event if it "
          "succeeded.\n";
-  for (const std::string &header : catalog.headers())
-    out << "#include \"" << header << "\"\n";
-  out << "#include \"interpose.h\"\n\n";
+  // The runtime's own declarations, made from the catalog: no toolkit's
+  // headers (the catalog's "headers" name those that declare the same).
+  out << "#include \"cann_api.h\"\n"
+      << "#include \"interpose.h\"\n\n";
   for (size_t i = 0; i < catalog.functions().size(); ++i) {
     const Function &f = catalog.functions()[i];
     if (f.recordedByCallee)

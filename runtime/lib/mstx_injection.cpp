@@ -23,15 +23,13 @@
 //
 // The mstx calls are inline in the application, so nothing interposes them:
 // a call msrewrite rewrote names its site before the call
-// (msledger_set_site), and each function here takes it.
+// (msledger_set_site), and each function here takes it. mstx's types and
+// its function table's layout are our own declarations (mstx_types.h).
 //
 //===----------------------------------------------------------------------===//
-#define MSTX_NO_IMPL
-#include "mstx/ms_tools_ext.h"
-#include "mstx/ms_tools_ext_mem.h"
-
 #include "catalog_table.h"
 #include "interpose.h"
+#include "mstx_types.h"
 #include "process.h"
 #include "report.h"
 

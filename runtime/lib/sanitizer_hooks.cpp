@@ -15,11 +15,11 @@
 // interposer when the preload library is loaded (which records it with the
 // site, and attributes the driver calls it makes to the same site), else
 // the toolkit's own, and the event is recorded (a copy or set checked,
-// Ledger::access) here.
+// Ledger::access) here. The ACL functions' types are the runtime's own
+// declarations (cann_api.h), made from the catalog's signatures.
 //
 //===----------------------------------------------------------------------===//
-#include "acl/acl.h"
-#include "acl/ops/acl_dvpp.h"
+#include "cann_api.h"
 #include "fnv1a.h"
 #include "msledger/msledger.h"
 
@@ -62,11 +62,11 @@ const msledger_site *siteAt(const char *callee, const char *file, int line) {
   return &found->second;
 }
 
-/// The function the application would call for `name`: the interposer if
-/// the preload library is loaded ahead of the toolkit, else the toolkit's.
-template <typename Function> Function resolve(const char *name) {
-  return reinterpret_cast<Function>(dlsym(RTLD_DEFAULT, name));
-}
+/// The function the application would call for the catalog function `name`,
+/// of its type in cann_api.h: the interposer if the preload library is
+/// loaded ahead of the toolkit, else the toolkit's.
+#define MSLEDGER_RESOLVE(name)                                                 \
+  reinterpret_cast<decltype(&name)>(dlsym(RTLD_DEFAULT, #name))
 
 aclError missing(const char *name) {
   fprintf(stderr, "msledger: %s is not in this process's libraries\n", name);
@@ -127,8 +127,7 @@ MSLEDGER_SANITIZER_HOOK aclError sanitizerRtMalloc(void **devPtr, size_t size,
                                                    aclrtMemMallocPolicy policy,
                                                    char const *filename,
                                                    int lineno) {
-  using Malloc = aclError (*)(void **, size_t, aclrtMemMallocPolicy);
-  static Malloc real = resolve<Malloc>("aclrtMalloc");
+  static const auto real = MSLEDGER_RESOLVE(aclrtMalloc);
   if (!real)
     return missing("aclrtMalloc");
   return allocate("aclrtMalloc", MSLEDGER_SPACE_GM, devPtr, size, filename,
@@ -138,8 +137,7 @@ MSLEDGER_SANITIZER_HOOK aclError sanitizerRtMalloc(void **devPtr, size_t size,
 MSLEDGER_SANITIZER_HOOK aclError
 sanitizerRtMallocCached(void **devPtr, size_t size, aclrtMemMallocPolicy policy,
                         char const *filename, int lineno) {
-  using Malloc = aclError (*)(void **, size_t, aclrtMemMallocPolicy);
-  static Malloc real = resolve<Malloc>("aclrtMallocCached");
+  static const auto real = MSLEDGER_RESOLVE(aclrtMallocCached);
   if (!real)
     return missing("aclrtMallocCached");
   return allocate("aclrtMallocCached", MSLEDGER_SPACE_GM, devPtr, size,
@@ -149,8 +147,7 @@ sanitizerRtMallocCached(void **devPtr, size_t size, aclrtMemMallocPolicy policy,
 MSLEDGER_SANITIZER_HOOK aclError sanitizerDvppMalloc(void **devPtr, size_t size,
                                                      char const *filename,
                                                      int lineno) {
-  using Malloc = aclError (*)(void **, size_t);
-  static Malloc real = resolve<Malloc>("acldvppMalloc");
+  static const auto real = MSLEDGER_RESOLVE(acldvppMalloc);
   if (!real)
     return missing("acldvppMalloc");
   return allocate("acldvppMalloc", MSLEDGER_SPACE_DVPP, devPtr, size, filename,
@@ -160,8 +157,7 @@ MSLEDGER_SANITIZER_HOOK aclError sanitizerDvppMalloc(void **devPtr, size_t size,
 MSLEDGER_SANITIZER_HOOK aclError sanitizerRtFree(void *devPtr,
                                                  char const *filename,
                                                  int lineno) {
-  using Free = aclError (*)(void *);
-  static Free real = resolve<Free>("aclrtFree");
+  static const auto real = MSLEDGER_RESOLVE(aclrtFree);
   if (!real)
     return missing("aclrtFree");
   const msledger_site *site = siteAt("aclrtFree", filename, lineno);
@@ -183,8 +179,7 @@ MSLEDGER_SANITIZER_HOOK aclError sanitizerRtMemset(void *devPtr,
                                                    int32_t value, size_t count,
                                                    char const *filename,
                                                    int lineno) {
-  using Memset = aclError (*)(void *, size_t, int32_t, size_t);
-  static Memset real = resolve<Memset>("aclrtMemset");
+  static const auto real = MSLEDGER_RESOLVE(aclrtMemset);
   if (!real)
     return missing("aclrtMemset");
   return access("aclrtMemset", filename, lineno, address(devPtr), count, 0, 0,
@@ -194,8 +189,7 @@ MSLEDGER_SANITIZER_HOOK aclError sanitizerRtMemset(void *devPtr,
 MSLEDGER_SANITIZER_HOOK aclError sanitizerRtMemsetAsync(
     void *devPtr, size_t maxCount, int32_t value, size_t count,
     aclrtStream stream, char const *filename, int lineno) {
-  using Memset = aclError (*)(void *, size_t, int32_t, size_t, aclrtStream);
-  static Memset real = resolve<Memset>("aclrtMemsetAsync");
+  static const auto real = MSLEDGER_RESOLVE(aclrtMemsetAsync);
   if (!real)
     return missing("aclrtMemsetAsync");
   return access("aclrtMemsetAsync", filename, lineno, address(devPtr), count, 0,
@@ -206,9 +200,7 @@ MSLEDGER_SANITIZER_HOOK aclError sanitizerRtMemsetAsync(
 MSLEDGER_SANITIZER_HOOK aclError
 sanitizerRtMemcpy(void *dst, size_t destMax, const void *src, size_t count,
                   aclrtMemcpyKind kind, char const *filename, int lineno) {
-  using Memcpy =
-      aclError (*)(void *, size_t, const void *, size_t, aclrtMemcpyKind);
-  static Memcpy real = resolve<Memcpy>("aclrtMemcpy");
+  static const auto real = MSLEDGER_RESOLVE(aclrtMemcpy);
   if (!real)
     return missing("aclrtMemcpy");
   return access("aclrtMemcpy", filename, lineno, address(dst), count,
@@ -220,9 +212,7 @@ MSLEDGER_SANITIZER_HOOK aclError
 sanitizerRtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count,
                        aclrtMemcpyKind kind, aclrtStream stream,
                        char const *filename, int lineno) {
-  using Memcpy = aclError (*)(void *, size_t, const void *, size_t,
-                              aclrtMemcpyKind, aclrtStream);
-  static Memcpy real = resolve<Memcpy>("aclrtMemcpyAsync");
+  static const auto real = MSLEDGER_RESOLVE(aclrtMemcpyAsync);
   if (!real)
     return missing("aclrtMemcpyAsync");
   return access("aclrtMemcpyAsync", filename, lineno, address(dst), count,
@@ -233,9 +223,7 @@ sanitizerRtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count,
 MSLEDGER_SANITIZER_HOOK aclError sanitizerRtMemcpy2d(
     void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
     size_t height, aclrtMemcpyKind kind, char const *filename, int lineno) {
-  using Memcpy2d = aclError (*)(void *, size_t, const void *, size_t, size_t,
-                                size_t, aclrtMemcpyKind);
-  static Memcpy2d real = resolve<Memcpy2d>("aclrtMemcpy2d");
+  static const auto real = MSLEDGER_RESOLVE(aclrtMemcpy2d);
   if (!real)
     return missing("aclrtMemcpy2d");
   return access("aclrtMemcpy2d", filename, lineno, address(dst),
@@ -249,9 +237,7 @@ MSLEDGER_SANITIZER_HOOK aclError sanitizerRtMemcpy2dAsync(
     void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
     size_t height, aclrtMemcpyKind kind, aclrtStream stream,
     char const *filename, int lineno) {
-  using Memcpy2d = aclError (*)(void *, size_t, const void *, size_t, size_t,
-                                size_t, aclrtMemcpyKind, aclrtStream);
-  static Memcpy2d real = resolve<Memcpy2d>("aclrtMemcpy2dAsync");
+  static const auto real = MSLEDGER_RESOLVE(aclrtMemcpy2dAsync);
   if (!real)
     return missing("aclrtMemcpy2dAsync");
   return access("aclrtMemcpy2dAsync", filename, lineno, address(dst),

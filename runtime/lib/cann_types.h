@@ -1,0 +1,162 @@
+//===- cann_types.h - CANN's types, as msledger uses them -------*- C++ -*-===//
+//
+// Contract: the CANN types and constants the runtime is built from, our own
+// declarations, so that no runtime target includes a toolkit's headers (or
+// the simulated toolkit's, which the tests run on): every type a catalog
+// signature names (cann_api.h declares the catalog's functions with them),
+// and the values the runtime itself uses. The facts are the real headers'
+// (AscendCL's acl_base.h, acl_rt.h, acl/ops/acl_dvpp.h, acl/dvpp/hi_dvpp*.h,
+// the driver's ascend_hal.h), the same in every release the catalog covers:
+//
+//   * handles and descriptions passed by pointer are opaque here: only the
+//     pointer crosses msledger;
+//   * enums passed by value and never looked into are declared by their
+//     underlying type alone (the type the compiler gives the real enum:
+//     int with a negative enumerator, else unsigned int); those whose values
+//     the runtime reads (aclrtMemcpyKind, drvError_t) carry them;
+//   * structs whose members the interposers read (aclrtPhysicalMemProp's
+//     location.id, drv_mem_prop's devid, MEMCPY2D's copy) are laid out
+//     whole, member for member.
+//
+// unittests/runtime/CannTypesTest.cpp compiles these next to the simulated
+// toolkit's headers (our copies of the real declarations) and checks that
+// each type, value and layout is the same, and that every catalog function
+// declared with them is declared the same way there. Names that the real
+// headers define as macros (hi_void) are macros here too.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MSLEDGER_RUNTIME_CANN_TYPES_H
+#define MSLEDGER_RUNTIME_CANN_TYPES_H
+
+#include <cstddef>
+#include <cstdint>
+
+// AscendCL (acl_base.h, acl_rt.h, acl_mdl.h, acl_op.h).
+typedef int aclError;
+static const int ACL_SUCCESS = 0;
+static const int ACL_ERROR_API_NOT_SUPPORT = 200001;
+static const int ACL_ERROR_FEATURE_UNSUPPORTED = 200006;
+
+typedef void *aclrtStream;
+typedef void *aclrtContext;
+typedef void *aclrtEvent;
+typedef void *aclrtNotify;
+typedef void *aclrtDrvMemHandle;
+
+typedef struct aclDataBuffer aclDataBuffer;
+typedef struct aclTensorDesc aclTensorDesc;
+typedef struct aclmdlDataset aclmdlDataset;
+typedef struct aclmdlDesc aclmdlDesc;
+typedef struct aclopAttr aclopAttr;
+typedef struct aclrtStreamConfigHandle aclrtStreamConfigHandle;
+typedef struct aclrtMallocConfig aclrtMallocConfig;
+
+enum aclDataType : int {};
+enum aclFormat : int {};
+enum aclrtMemMallocPolicy : unsigned {};
+enum aclrtHostRegisterType : unsigned {};
+
+typedef enum aclrtMemcpyKind {
+  ACL_MEMCPY_HOST_TO_HOST,
+  ACL_MEMCPY_HOST_TO_DEVICE,
+  ACL_MEMCPY_DEVICE_TO_HOST,
+  ACL_MEMCPY_DEVICE_TO_DEVICE,
+  ACL_MEMCPY_DEFAULT,
+  ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE = 5,
+  ACL_MEMCPY_INNER_DEVICE_TO_DEVICE = 6,
+  ACL_MEMCPY_INTER_DEVICE_TO_DEVICE = 7
+} aclrtMemcpyKind;
+
+enum aclrtMemAttr : unsigned {};
+enum aclrtMemLocationType : unsigned {};
+enum aclrtMemAllocationType : unsigned {};
+enum aclrtMemHandleType : unsigned {};
+
+typedef struct aclrtMemLocation {
+  uint32_t id;
+  aclrtMemLocationType type;
+} aclrtMemLocation;
+
+typedef struct aclrtPhysicalMemProp {
+  aclrtMemHandleType handleType;
+  aclrtMemAllocationType allocationType;
+  aclrtMemAttr memAttr;
+  aclrtMemLocation location;
+  uint64_t reserve;
+} aclrtPhysicalMemProp;
+
+// DVPP (acl/ops/acl_dvpp.h) and its hi_mpi interfaces (acl/dvpp/hi_dvpp*.h).
+typedef struct acldvppChannelDesc acldvppChannelDesc;
+typedef struct acldvppPicDesc acldvppPicDesc;
+typedef struct acldvppResizeConfig acldvppResizeConfig;
+typedef struct acldvppRoiConfig acldvppRoiConfig;
+typedef struct acldvppStreamDesc acldvppStreamDesc;
+typedef struct aclvdecChannelDesc aclvdecChannelDesc;
+typedef struct aclvencChannelDesc aclvencChannelDesc;
+
+typedef int hi_s32;
+typedef unsigned int hi_u32;
+typedef unsigned long long hi_u64;
+#define hi_void void
+typedef hi_s32 hi_vpc_chn;
+typedef hi_s32 hi_vdec_chn;
+typedef hi_s32 hi_venc_chn;
+typedef hi_s32 hi_pngd_chn;
+// Anonymous structs in the real headers: a tag of ours.
+typedef struct msledger_hi_vpc_chn_attr hi_vpc_chn_attr;
+typedef struct msledger_hi_vdec_chn_attr hi_vdec_chn_attr;
+typedef struct msledger_hi_venc_chn_attr hi_venc_chn_attr;
+typedef struct msledger_hi_pngd_chn_attr hi_pngd_chn_attr;
+
+// The driver (driver/ascend_hal.h).
+typedef enum tagDrvError {
+  DRV_ERROR_NONE = 0,
+  DRV_ERROR_NOT_SUPPORT = 0xfffe
+} drvError_t;
+
+typedef unsigned char UINT8;
+typedef unsigned int UINT32;
+typedef unsigned long long UINT64;
+typedef UINT64 DVdeviceptr;
+
+typedef struct drv_mem_handle drv_mem_handle_t;
+
+struct drv_mem_prop {
+  uint32_t side;
+  uint32_t devid;
+  uint32_t module_id;
+  uint32_t pg_type;
+  uint32_t mem_type;
+  uint64_t reserve;
+};
+
+struct DMA_ADDR;
+
+struct drvMem2D {
+  unsigned long long *dst;
+  unsigned long long dpitch;
+  unsigned long long *src;
+  unsigned long long spitch;
+  unsigned long long width;
+  unsigned long long height;
+  unsigned long long fixed_size;
+  unsigned int direction;
+  unsigned int resv1;
+  unsigned long long resv2;
+};
+
+struct drvMem2DAsync {
+  struct drvMem2D copy2dInfo;
+  struct DMA_ADDR *dmaAddr;
+};
+
+struct MEMCPY2D {
+  unsigned int type;
+  unsigned int resv;
+  union {
+    struct drvMem2D copy2d;
+    struct drvMem2DAsync copy2dAsync;
+  };
+};
+
+#endif
