@@ -13,14 +13,14 @@
 #include "job.h"
 #include "journal.h"
 #include "journal_report.h"
-#include "merge.h"
+#include "merge_reports.h"
 #include "monitor.h"
 #include "options.h"
 #include "output.h"
 #include "snapshots.h"
 #include "suppressions.h"
 #include "text_file.h"
-#include "timeline.h"
+#include "timeline_chart.h"
 
 #include <algorithm>
 #include <cerrno>

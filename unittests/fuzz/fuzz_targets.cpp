@@ -2,7 +2,7 @@
 #include "fuzz_targets.h"
 
 #include "job.h"
-#include "merge.h"
+#include "merge_reports.h"
 #include "snapshots.h"
 #include "suppressions.h"
 

@@ -1,5 +1,5 @@
 //===- MergeTest.cpp - msledger merge: a job's reports by site ------------===//
-#include "merge.h"
+#include "merge_reports.h"
 
 #include <gtest/gtest.h>
 

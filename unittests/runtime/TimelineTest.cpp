@@ -1,5 +1,5 @@
 //===- TimelineTest.cpp - msledger timeline's series and page -------------===//
-#include "timeline.h"
+#include "timeline_chart.h"
 
 #include <gtest/gtest.h>
 

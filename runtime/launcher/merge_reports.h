@@ -1,5 +1,4 @@
-//===- merge.h - msledger merge: one report of a job's processes --*- C++
-//-*-===//
+//===- merge_reports.h - One report of a job's processes --------*- C++ -*-===//
 //
 // Contract: readMergeInputs reads the JSON reports of a job's processes
 // (--json=FILE with %p or %r: one file each) and mergeReports combines them
@@ -12,12 +11,12 @@
 // does not track) is not dropped: the merged report names the process.
 // mergeReports takes what readMergeInputs accepted. The formatters only
 // format: every name from a report passes through printable() in the text
-// and writeJson() in JSON and SARIF (escape.h). The launcher's `merge`
-// command reads and writes the files.
+// and writeJson() in JSON and SARIF (escape.h). `msledger merge` reads and
+// writes the files.
 //
 //===----------------------------------------------------------------------===//
-#ifndef MSLEDGER_LAUNCHER_MERGE_H
-#define MSLEDGER_LAUNCHER_MERGE_H
+#ifndef MSLEDGER_LAUNCHER_MERGE_REPORTS_H
+#define MSLEDGER_LAUNCHER_MERGE_REPORTS_H
 
 #include <boost/json.hpp>
 

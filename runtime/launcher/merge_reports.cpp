@@ -1,5 +1,5 @@
-//===- merge.cpp - msledger merge: one report of a job's processes --------===//
-#include "merge.h"
+//===- merge_reports.cpp - One report of a job's processes ----------------===//
+#include "merge_reports.h"
 
 #include "catalog_table.h"
 #include "escape.h"

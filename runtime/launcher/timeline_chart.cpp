@@ -1,5 +1,5 @@
-//===- timeline.cpp - msledger timeline: live memory as a picture ---------===//
-#include "timeline.h"
+//===- timeline_chart.cpp - The HTML chart of msledger timeline -----------===//
+#include "timeline_chart.h"
 
 #include "catalog_table.h"
 #include "journal_report.h"

@@ -1,4 +1,4 @@
-//===- timeline.h - msledger timeline: live memory as a picture -*- C++ -*-===//
+//===- timeline_chart.h - The HTML chart of msledger timeline ---*- C++ -*-===//
 //
 // Contract: one self-contained HTML page (inline SVG and CSS, no script, no
 // network) charting live memory over time -- the total and the sites with
@@ -8,8 +8,8 @@
 // (and chain) as an SVG <title>, which browsers show on hover.
 //
 //===----------------------------------------------------------------------===//
-#ifndef MSLEDGER_LAUNCHER_TIMELINE_H
-#define MSLEDGER_LAUNCHER_TIMELINE_H
+#ifndef MSLEDGER_LAUNCHER_TIMELINE_CHART_H
+#define MSLEDGER_LAUNCHER_TIMELINE_CHART_H
 
 #include "journal.h"
 #include "snapshots.h"
