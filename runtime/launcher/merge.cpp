@@ -1,0 +1,93 @@
+//===- merge.cpp - msledger merge REPORT.json... --------------------------===//
+//
+// One report of a job's processes from their JSON reports (merge_reports.h):
+// the job's findings by site, per rank, as text and, if asked, as JSON and
+// SARIF.
+//
+//===----------------------------------------------------------------------===//
+#include "command_line.h"
+#include "commands.h"
+#include "escape.h"
+#include "merge_reports.h"
+#include "output.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+namespace msledger {
+
+namespace {
+
+const char kHelp[] =
+    "Usage: msledger merge [--json=FILE] [--sarif=FILE] [--project-root=DIR] "
+    "[--exitcode=N]\n"
+    "                      REPORT.json...\n"
+    "One report of a job's processes from their JSON reports (--json=FILE "
+    "with %p\n"
+    "or %r): findings grouped by site with each rank's count and bytes, and "
+    "the\n"
+    "processes that did not report at exit. --json and --sarif also write it "
+    "as\n"
+    "JSON and SARIF. Exits N (default 23) when it lists findings, 0 when it "
+    "lists\n"
+    "none, 1 when a report cannot be read.\n";
+
+} // namespace
+
+int mergeCommand(int argc, char **argv) {
+  FindingsOptions findings;
+  std::vector<std::string> names = FindingsOptions::names();
+  names.push_back("--json");
+  CommandLine line = readCommandLine(argc, argv, names, kHelp);
+  std::string jsonPath;
+  for (const auto &[name, value] : line.options)
+    if (!findings.take(name, value)) // --json
+      jsonPath = value;
+  if (line.operands.empty())
+    badUsage("msledger merge takes the JSON reports of a job's processes");
+  std::vector<MergeInput> inputs;
+  std::vector<std::string> warnings;
+  std::string error;
+  if (!readMergeInputs(line.operands, &inputs, &error, &warnings)) {
+    fprintf(stderr, "msledger: %s\n", printable(error).c_str());
+    return 1;
+  }
+  for (const std::string &warning : warnings)
+    fprintf(stderr, "msledger: %s\n", printable(warning).c_str());
+  MergedJob job = mergeReports(inputs);
+  if (!findings.sarifPath.empty() && !job.uncataloged.empty()) {
+    std::string names;
+    for (const std::string &name : job.uncataloged)
+      names += (names.empty() ? "" : ", ") + printable(name);
+    fprintf(stderr,
+            "msledger: the SARIF log leaves out the findings of %s: not in "
+            "this msledger's catalog (registered by the application?)\n",
+            names.c_str());
+  }
+  std::string text = formatMergedText(job);
+  fwrite(text.data(), 1, text.size(), stdout);
+  for (const auto &[path, text] :
+       {std::make_pair(jsonPath, jsonPath.empty() ? "" : formatMergedJson(job)),
+        std::make_pair(
+            findings.sarifPath,
+            findings.sarifPath.empty()
+                ? ""
+                : formatMergedSarif(
+                      job, absoluteDirectory(findings.projectRoot)))}) {
+    if (!path.empty() && !writeOutputFile(path, text, /*durable=*/false)) {
+      fprintf(stderr, "msledger: cannot write %s: %s\n",
+              printable(path).c_str(), strerror(errno));
+      return 1;
+    }
+  }
+  // A process that never reported makes the job incomplete: as findings do
+  // (runtime/README.md, "Exit status").
+  bool incomplete = std::any_of(
+      job.processes.begin(), job.processes.end(),
+      [](const MergedProcess &process) { return !process.reported; });
+  return job.findings.empty() && !incomplete ? 0 : findings.exitCode;
+}
+
+} // namespace msledger

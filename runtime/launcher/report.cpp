@@ -1,0 +1,76 @@
+//===- report.cpp - msledger report JOURNAL -------------------------------===//
+//
+// The leak report rebuilt from a journal (journal_report.h); its leaks exit
+// with the status the launcher gives them (23 by default).
+//
+//===----------------------------------------------------------------------===//
+#include "command_line.h"
+#include "commands.h"
+#include "journal_report.h"
+#include "output.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+namespace msledger {
+
+namespace {
+
+const char kHelp[] =
+    "Usage: msledger report [--exitcode=N] [--suppressions=FILE] "
+    "[--sarif=FILE]\n"
+    "                       [--project-root=DIR] JOURNAL\n"
+    "The leak report rebuilt from a journal (--journal=FILE), also of a "
+    "process\n"
+    "that was killed. --suppressions leaves out the leaks a leak: line "
+    "matches;\n"
+    "--sarif also writes them as a SARIF 2.1.0 log, its files relative to "
+    "DIR\n"
+    "(default: the working directory). Exits N (default 23) when it lists "
+    "leaks,\n"
+    "0 when it lists none, 1 when the journal cannot be read.\n";
+
+} // namespace
+
+int reportCommand(int argc, char **argv) {
+  FindingsOptions findings;
+  std::vector<std::string> names = FindingsOptions::names();
+  names.push_back("--suppressions");
+  CommandLine line = readCommandLine(argc, argv, names, kHelp);
+  Suppressions suppressions;
+  JournalReportRequest request;
+  for (const auto &[name, value] : line.options) {
+    if (!findings.take(name, value)) { // --suppressions
+      loadSuppressions(value, &suppressions);
+      request.suppressions = &suppressions;
+    }
+  }
+  if (line.operands.size() != 1)
+    badUsage("msledger report takes one journal file");
+  std::string path = line.operands[0], error;
+  std::optional<std::string> bytes = readAll(path);
+  if (!bytes)
+    return 1;
+  request.sarif = !findings.sarifPath.empty();
+  request.projectRoot = absoluteDirectory(findings.projectRoot);
+  JournalContents contents;
+  JournalReportResult result;
+  if (!readJournal(*bytes, &contents, &error) ||
+      !journalReport(contents, path, request, &result, &error)) {
+    fprintf(stderr, "msledger: %s%s\n",
+            error.rfind(path, 0) == 0 ? "" : (path + ": ").c_str(),
+            error.c_str());
+    return 1;
+  }
+  fwrite(result.report.data(), 1, result.report.size(), stdout);
+  if (request.sarif &&
+      !writeOutputFile(findings.sarifPath, result.sarif, /*durable=*/false)) {
+    fprintf(stderr, "msledger: cannot write the SARIF log %s: %s\n",
+            findings.sarifPath.c_str(), strerror(errno));
+    return 1;
+  }
+  return result.leaked || result.incomplete ? findings.exitCode : 0;
+}
+
+} // namespace msledger
