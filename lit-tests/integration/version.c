@@ -1,9 +1,11 @@
 // Both tools give one version, the project's (project() in the top-level
-// CMakeLists.txt): what msrewrite --version prints and what the SARIF log
-// names as the checker's version.
+// CMakeLists.txt): what msrewrite --version and msledger --version print and
+// what the SARIF log names as the checker's version.
 //
 // RUN: %msrewrite --version | FileCheck %s --check-prefix=REWRITE -DVERSION=%msledger_version
 // REWRITE: {{^}}msrewrite [[VERSION]]{{$}}
+// RUN: %msledger --version | FileCheck %s --check-prefix=LAUNCHER -DVERSION=%msledger_version
+// LAUNCHER: {{^}}msledger [[VERSION]]{{$}}
 //
 // RUN: rm -rf %t && mkdir -p %t && %acl_cc %s -o %t/leak
 // RUN: %expect-exit 23 %msledger --check-cann-heap=yes --sarif=%t/leak.sarif %t/leak > /dev/null 2>&1

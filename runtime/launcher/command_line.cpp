@@ -108,9 +108,13 @@ CommandLine readCommandLine(int argc, char **argv,
 }
 
 int exitCodeOption(const std::string &value) {
+  // The option's own kind: the run's --exitcode and MSLEDGER_OPTIONS' read
+  // it the same way.
   int code = -1;
-  if (!parseExitCode(value, &code))
-    badUsage("--exitcode expects a number from 0 to 255, not '" + value + "'");
+  std::string why;
+  if (!ExitStatus::read(value, &code, &why))
+    badUsage("--exitcode expects " + ExitStatus::expects() + ", not '" + value +
+             "'");
   return code;
 }
 

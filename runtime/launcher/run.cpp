@@ -19,6 +19,7 @@
 #include "run_options.h"
 #include "text_file.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -39,8 +40,6 @@
 namespace msledger {
 
 namespace {
-
-constexpr const char *kVersion = "0.1.0";
 
 /// The job's directory (job.h): made before the application starts, removed
 /// when the job is over. The launcher holds a lock on it (flock) for its
@@ -350,7 +349,7 @@ int runCommand(int argc, char **argv) {
       return 0;
     }
     if (arg == "-v" || arg == "--version") {
-      printf("msledger %s\n", kVersion);
+      printf("msledger %s\n", MSLEDGER_VERSION);
       return 0;
     }
     // msSanitizer's tool choice, as its users type it: msledger is its
@@ -369,14 +368,14 @@ int runCommand(int argc, char **argv) {
   settleLevels(launch);
   JobDirectory job;
   if (!job.path.empty())
-    launch.options.push_back("job_dir=" + quoted(job.path));
+    launch.set("job_dir", job.path);
   setEnvironment(launch);
-  // The exit status for findings, as the ledgers will read it.
-  Options options;
-  std::vector<std::string> problems;
-  options.parse(getenv("MSLEDGER_OPTIONS"), &problems);
-  return runApplication(argv + first, launch.logFile, options.exitcode,
-                        job.path);
+  // The launcher's own lines go to the --log-file the flags named; the exit
+  // status for findings is the one the ledgers read.
+  bool logFlag = std::find(launch.given.begin(), launch.given.end(),
+                           "log_path") != launch.given.end();
+  return runApplication(argv + first, logFlag ? launch.options.log_path : "",
+                        launch.options.exitcode, job.path);
 }
 
 } // namespace msledger

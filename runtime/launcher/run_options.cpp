@@ -3,12 +3,13 @@
 
 #include "command_line.h"
 #include "commands.h"
-#include "monitor.h"
 #include "options.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <type_traits>
 #include <unistd.h>
 
 namespace msledger {
@@ -22,12 +23,9 @@ struct Flag {
   const char *value;  // "FILE", or "yes|no" for a flag that takes yes or no
   bool isBool;
 };
-constexpr bool isBool(const char *type) {
-  return type[0] == 'b'; // options.inc's types: bool, int, string
-}
 constexpr Flag kFlags[] = {
-#define MSLEDGER_OPTION(type, name, value, flag, valueName, help)              \
-  {flag, #name, valueName, isBool(#type)},
+#define MSLEDGER_OPTION(kind, name, value, flag, valueName, help)              \
+  {flag, #name, valueName, std::is_same_v<kind, YesNo>},
 #include "options.inc"
 #undef MSLEDGER_OPTION
 };
@@ -48,14 +46,6 @@ std::vector<std::string> flagNames() {
   return names;
 }
 
-bool yesNo(const std::string &flag, const std::string &value) {
-  if (value == "yes")
-    return true;
-  if (value == "no")
-    return false;
-  badUsage("option " + flag + " expects yes or no, not '" + value + "'");
-}
-
 std::string libraryPath() {
   char self[4096];
   ssize_t length = readlink("/proc/self/exe", self, sizeof(self) - 1);
@@ -74,31 +64,6 @@ std::string libraryPath() {
     exit(2);
   }
   return path;
-}
-
-/// Refuses now, with the flag's name, a value the ledger would refuse later.
-void checkValue(const std::string &name, const std::string &option,
-                const std::string &value, const Flag &flag) {
-  if (option == "log_level" && value != "info" && value != "warn" &&
-      value != "error")
-    badUsage(name + " expects info, warn or error, not '" + value + "'");
-  if (option == "exitcode")
-    exitCodeOption(value);
-  int depth = 0;
-  if (option == "chain_depth" && !parseChainDepth(value, &depth))
-    badUsage(name + " expects a number from 0 to " +
-             std::to_string(kMaxChainDepth) + ", not '" + value + "'");
-  if (option == "snapshot_interval" && intervalNamed(value) <= 0)
-    badUsage(name + " expects a number of seconds, not '" + value + "'");
-  if (option == "report_signal") {
-    std::string why;
-    if (signalNamed(value, &why) < 0)
-      badUsage(name +
-               " expects SIGUSR1, SIGUSR2, a signal number or none, not '" +
-               value + "' (" + why + ")");
-  }
-  if (value.empty())
-    badUsage(name + " needs a value: " + name + "=" + flag.value);
 }
 
 } // namespace
@@ -146,6 +111,25 @@ void checkTool(const std::string &tool) {
   badUsage("--tool expects memcheck, not '" + tool + "'");
 }
 
+LaunchOptions::LaunchOptions() {
+  std::vector<std::string> problems;
+  if (const char *existing = getenv("MSLEDGER_OPTIONS"))
+    options.parse(existing, &problems);
+  // The flags are appended to this text: after an open quote, the ledgers
+  // would read them as part of its value.
+  for (const std::string &problem : problems)
+    if (problem.rfind("unterminated quote", 0) == 0)
+      badUsage(problem + ": the flags cannot be added to it");
+}
+
+void LaunchOptions::set(const std::string &option, const std::string &value) {
+  std::string problem;
+  if (!options.set(option, value, &problem))
+    badUsage(problem);
+  given.erase(std::remove(given.begin(), given.end(), option), given.end());
+  given.push_back(option);
+}
+
 void readFlag(const std::string &arg, LaunchOptions &out) {
   size_t equals = arg.find('=');
   std::string name = arg.substr(0, equals);
@@ -160,61 +144,60 @@ void readFlag(const std::string &arg, LaunchOptions &out) {
     value = "yes"; // "--leak-check", as msSanitizer's users type it
   else
     badUsage(name + " needs a value: " + name + "=" + flag->value);
-  std::string option = flag->option;
-  if (flag->isBool) {
-    bool on = yesNo(name, value);
-    // Levels are settled once every flag is read, both at once.
-    if (option == "check_device_heap") {
-      out.device = on;
-      out.deviceGiven = true;
-    } else if (option == "check_cann_heap") {
-      out.cann = on;
-      out.cannGiven = true;
-    } else {
-      out.options.push_back(option + "=" + (on ? "1" : "0"));
-    }
-    return;
+  std::string option = flag->option, problem;
+  // The ledger's own parser, the message naming the flag (a refused value
+  // stops the launcher: what the ledger would do instead is not said).
+  Options checked;
+  if (!checked.set(option, value, &problem)) {
+    std::string refusal = Options::refusal(option);
+    if (!refusal.empty() && problem.size() >= refusal.size() &&
+        problem.compare(problem.size() - refusal.size(), refusal.size(),
+                        refusal) == 0)
+      problem.resize(problem.size() - refusal.size());
+    badUsage(name + problem.substr(problem.find(" expects")));
   }
-  checkValue(name, option, value, *flag);
-  if (option == "log_path")
-    out.logFile = value;
+  if (!flag->isBool && value.empty())
+    badUsage(name + " needs a value: " + name + "=" + flag->value);
   if (option == "suppressions")
     value = loadSuppressions(value, nullptr);
-  out.options.push_back(option + "=" + quoted(value));
+  out.set(option, value);
+  // Levels are settled once every flag is read, both at once.
+  out.deviceGiven = out.deviceGiven || option == "check_device_heap";
+  out.cannGiven = out.cannGiven || option == "check_cann_heap";
 }
 
 void settleLevels(LaunchOptions &launch) {
+  Options &options = launch.options;
+  if (!launch.deviceGiven && !launch.cannGiven)
+    options.check_device_heap = options.check_cann_heap = true;
   if (launch.deviceGiven && !launch.cannGiven)
-    launch.cann = false;
+    options.check_cann_heap = false;
   if (launch.cannGiven && !launch.deviceGiven)
-    launch.device = false;
-  if (!launch.device && !launch.cann)
+    options.check_device_heap = false;
+  if (!options.check_device_heap && !options.check_cann_heap)
     fprintf(stderr, "msledger: both --check-device-heap and --check-cann-heap "
                     "are off: nothing will be checked\n");
-  launch.options.insert(launch.options.begin(),
-                        std::string("check_device_heap=") +
-                            (launch.device ? "1" : "0"));
-  launch.options.insert(launch.options.begin() + 1,
-                        std::string("check_cann_heap=") +
-                            (launch.cann ? "1" : "0"));
-}
-
-std::string quoted(const std::string &value) {
-  if (value.find_first_of(":\"'") == std::string::npos)
-    return value;
-  if (value.find('"') == std::string::npos)
-    return "\"" + value + "\"";
-  if (value.find('\'') == std::string::npos)
-    return "'" + value + "'";
-  badUsage("a value cannot contain both kinds of quotes: " + value);
+  // First among the options, always: a flag's levels override the
+  // environment's, and naming neither checks both.
+  for (const char *level : {"check_cann_heap", "check_device_heap"}) {
+    launch.given.erase(
+        std::remove(launch.given.begin(), launch.given.end(), level),
+        launch.given.end());
+    launch.given.insert(launch.given.begin(), level);
+  }
 }
 
 void setEnvironment(const LaunchOptions &launch) {
   std::string combined;
   if (const char *existing = getenv("MSLEDGER_OPTIONS"); existing && *existing)
     combined = existing;
-  for (const std::string &option : launch.options)
-    combined += (combined.empty() ? "" : ":") + option;
+  for (const std::string &option : launch.given) {
+    std::string value;
+    if (!quoteOptionValue(launch.options.text(option), &value))
+      badUsage("a value cannot contain both kinds of quotes: " +
+               launch.options.text(option));
+    combined += (combined.empty() ? "" : ":") + option + "=" + value;
+  }
   std::string preload = libraryPath();
   if (const char *existing = getenv("LD_PRELOAD"); existing && *existing)
     preload += std::string(":") + existing;

@@ -1,10 +1,12 @@
 //===- run_options.h - The flags of msledger's run --------------*- C++ -*-===//
 //
 // Contract: what `msledger [options] [--] app` makes of its flags, one flag
-// per option of options.inc that has one: each checked as it is read (a
-// value the ledger would refuse later is refused now, with the flag's name,
-// exit status 2), turned into name=value for MSLEDGER_OPTIONS, and put in
-// the application's environment with the preload library and the mstx
+// per option of options.inc that has one: each read into one Options value
+// by its kind's parser (options.h), the ledger's own -- a value it would
+// refuse is refused now, with the flag's name, exit status 2 --, on top of
+// the MSLEDGER_OPTIONS the launcher was given; the options the flags set are
+// written back as name=value (Options::text) after those, and put in the
+// application's environment with the preload library and the mstx
 // injection library. msSanitizer's spellings are accepted, --tool=memcheck
 // among them; naming one of --check-device-heap and --check-cann-heap checks
 // that level only.
@@ -12,6 +14,8 @@
 //===----------------------------------------------------------------------===//
 #ifndef MSLEDGER_LAUNCHER_RUN_OPTIONS_H
 #define MSLEDGER_LAUNCHER_RUN_OPTIONS_H
+
+#include "options.h"
 
 #include <cstdio>
 #include <string>
@@ -21,10 +25,16 @@ namespace msledger {
 
 /// What the launcher's own flags asked for.
 struct LaunchOptions {
-  std::vector<std::string> options; // name=value for MSLEDGER_OPTIONS
+  /// MSLEDGER_OPTIONS as the launcher was given it, then the flags: what
+  /// every process of the job reads (its exitcode is the launcher's too).
+  Options options;
+  std::vector<std::string> given; // the options the flags set, in order
   bool deviceGiven = false, cannGiven = false;
-  bool device = true, cann = true;
-  std::string logFile;
+  /// Reads the launcher's own MSLEDGER_OPTIONS (its problems are the
+  /// application's to report, as they are without the launcher).
+  LaunchOptions();
+  /// Sets `option` (a flag's, or the launcher's own job_dir) from `value`.
+  void set(const std::string &option, const std::string &value);
 };
 
 /// `msledger --help`: the commands and every flag.
@@ -40,9 +50,6 @@ void readFlag(const std::string &arg, LaunchOptions &out);
 /// The levels to check, first among the options: as msSanitizer, naming one
 /// check turns on that one only.
 void settleLevels(LaunchOptions &launch);
-
-/// `value` as MSLEDGER_OPTIONS reads it, quoted if it holds ':' or a quote.
-std::string quoted(const std::string &value);
 
 /// The application's environment: its options, and the interposers first.
 void setEnvironment(const LaunchOptions &launch);

@@ -74,6 +74,10 @@ public:
   /// *freed). False if neither. The records' keys are their addresses.
   bool find(const RecordTable &table, uint64_t address, Record *live,
             FreedRecord *released, bool *freed);
+  /// Around fork(): taken before the table's shard locks (a lookup takes
+  /// them while holding this one).
+  void lock() { Mutex.lock(); }
+  void unlock() { Mutex.unlock(); }
 
 private:
   void refresh(const RecordTable &table);

@@ -57,6 +57,9 @@ Ledger::Ledger(const Options &options, LedgerObserver *observer)
       Notes(Clock, [this](const std::string &line) { say(line); }) {
   Enabled[static_cast<int>(Level::Device)] = Opts.check_device_heap;
   Enabled[static_cast<int>(Level::Cann)] = Opts.check_cann_heap;
+}
+
+void Ledger::start() {
   openJournal(/*replaySites=*/false); // nothing is interned yet
 }
 
@@ -83,7 +86,8 @@ void Ledger::openJournal(bool replaySites) {
 
 void Ledger::firstEvent() {
   if (ChildPending.exchange(false)) {
-    // A forked child's first event: its reports start, and its journal --
+    // A forked child's first acquisition: its reports start, and its
+    // journal --
     // its own where the path names one (%p, or a rank of its own); the
     // parent's is the parent's.
     if (Observer)
@@ -428,19 +432,26 @@ size_t Ledger::memoryBytes() const {
          Tables[1].memoryBytes();
 }
 
+// The order events take them in: a copy check holds its range index while
+// it reads the table's shards, and an event takes its serial -- the clock's
+// lock, at an epoch's first block -- under its shard's lock.
 void Ledger::forkPrepare() {
   Heaps.forkPrepare();
   Notes.forkPrepare();
   ErrorMutex.lock();
-  Clock.forkPrepare();
+  AccessIndex[0].lock();
+  AccessIndex[1].lock();
   Tables[0].lockAll();
   Tables[1].lockAll();
+  Clock.forkPrepare();
 }
 
 void Ledger::forkParent() {
+  Clock.forkParent();
   Tables[1].unlockAll();
   Tables[0].unlockAll();
-  Clock.forkParent();
+  AccessIndex[1].unlock();
+  AccessIndex[0].unlock();
   ErrorMutex.unlock();
   Notes.forkParent();
   Heaps.forkParent();
@@ -450,9 +461,11 @@ void Ledger::forkChild() {
   // The child reports only what it acquires itself; the parent still owns
   // (and reports) everything that was live at the fork.
   InheritedBelow = Clock.next();
+  Clock.forkChild();
   Tables[1].unlockAll();
   Tables[0].unlockAll();
-  Clock.forkChild();
+  AccessIndex[1].unlock();
+  AccessIndex[0].unlock();
   ErrorMutex.unlock();
   Notes.forkParent();
   Heaps.forkParent();

@@ -29,12 +29,14 @@
 //     instead) and what a forked child inherited, plus what was released
 //     implicitly if implicit_release_is_leak;
 //   * every event, site and chain also goes to the journal when
-//     journal_path names one (opened when the ledger is made);
+//     journal_path names one (opened by start(); a journal that cannot be
+//     opened is said on stderr, as the process has no log yet);
 //   * fork(): forkPrepare/forkParent/forkChild around it (process.cpp).
 //     The child keeps the parent's records but lists only what it acquired
-//     itself; its serials continue from the parent's. At its first event it
-//     opens a journal of its own (where the path differs from the parent's)
-//     and tells the observer (forkedChildStarts) before recording the event;
+//     itself; its serials continue from the parent's. At its first
+//     acquisition it tells the observer (forkedChildStarts) and opens a
+//     journal of its own (where the path differs from the parent's) before
+//     recording it -- a child that only exec()s is no process of the job;
 //   * the observer hears, besides errors, the lines of what the ledger could
 //     not do (too many sites, a forked child keeping no journal).
 //
@@ -100,6 +102,9 @@ class Ledger {
 public:
   /// `observer` may be null: every error is kept, nothing said.
   explicit Ledger(const Options &options, LedgerObserver *observer = nullptr);
+  /// Opens the journal, if journal_path names one (its failure said on
+  /// stderr); before the first event. Without it, nothing is journaled.
+  void start();
   Ledger(const Ledger &) = delete;
   Ledger &operator=(const Ledger &) = delete;
 

@@ -80,81 +80,11 @@ void startThread() { std::thread(monitorLoop).detach(); }
 
 } // namespace
 
-int signalNamed(const std::string &name, std::string *why) {
-  if (name.empty() || name == "none")
-    return 0;
-  std::string bare = name.rfind("SIG", 0) == 0 ? name.substr(3) : name;
-  if (bare == "USR1")
-    return SIGUSR1;
-  if (bare == "USR2")
-    return SIGUSR2;
-  char *end = nullptr;
-  long number = strtol(name.c_str(), &end, 10);
-  if (name.empty() || *end || number <= 0 || number >= NSIG) {
-    if (why)
-      *why = "names no signal";
-    return -1;
-  }
-  const char *reason = nullptr;
-  switch (number) {
-  case SIGKILL:
-  case SIGSTOP:
-    reason = "cannot be caught";
-    break;
-  case SIGSEGV:
-  case SIGBUS:
-  case SIGFPE:
-  case SIGILL:
-  case SIGTRAP:
-  case SIGSYS:
-  case SIGABRT:
-    // A handler that returns from a fault goes back to the faulting
-    // instruction: a crash would become endless reports.
-    reason = "reports a fault or abort, and a crash must stay a crash";
-    break;
-  default:
-    // glibc keeps the first real-time signals for its threads; sigaction on
-    // them fails.
-    if (number > 31 && number < SIGRTMIN)
-      reason = "is reserved by the C library";
-  }
-  if (reason) {
-    if (why) {
-      const char *abbreviation = sigabbrev_np(static_cast<int>(number));
-      *why = (abbreviation ? "SIG" + std::string(abbreviation)
-                           : "signal " + std::to_string(number)) +
-             " " + reason;
-    }
-    return -1;
-  }
-  return static_cast<int>(number);
-}
-
-long intervalNamed(const std::string &seconds) {
-  if (seconds.empty())
-    return 0;
-  char *end = nullptr;
-  double value = strtod(seconds.c_str(), &end);
-  if (*end || !(value > 0) || value > 86400)
-    return -1;
-  return std::max(1L, static_cast<long>(value * 1000 + 0.5));
-}
-
 void startMonitor(Reporter &reporter, Ledger &ledger) {
   const Options &options = ledger.options();
-  std::string why;
-  int signal = signalNamed(options.report_signal, &why);
-  long interval = intervalNamed(options.snapshot_interval);
-  if (signal < 0)
-    fprintf(stderr,
-            "msledger: option 'report_signal' cannot be '%s': %s; no report "
-            "signal is used\n",
-            options.report_signal.c_str(), why.c_str());
-  if (interval < 0)
-    fprintf(stderr,
-            "msledger: option 'snapshot_interval' must be a number of "
-            "seconds, not '%s'; no snapshots\n",
-            options.snapshot_interval.c_str());
+  // Checked when they were read (options.h).
+  int signal = options.report_signal;
+  long interval = options.snapshot_interval;
   if (signal <= 0 && interval <= 0 && !ledger.journaling())
     return;
   if (Started.exchange(true))

@@ -30,14 +30,6 @@ namespace msledger {
 class Ledger;
 class Reporter;
 
-/// The signal number an option names ("SIGUSR1", "USR2", "10"), 0 for
-/// "none" or "", -1 if it names none or one that cannot serve as the report
-/// signal (*why says which: SIGKILL, a fault signal, a reserved one).
-int signalNamed(const std::string &name, std::string *why = nullptr);
-/// The interval in milliseconds a "snapshot_interval" names ("0.5"), 0 for
-/// none, -1 if malformed.
-long intervalNamed(const std::string &seconds);
-
 /// Starts the monitor of `ledger`, reported by `reporter` (once per process),
 /// if the ledger's options ask for it: installs the signal handler, starts
 /// the thread.

@@ -1,16 +1,15 @@
 //===- options.cpp - msledger's runtime options ---------------------------===//
 #include "options.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
-#include <type_traits>
+#include <cstring>
 
 namespace msledger {
 
-namespace {
-
-bool parseValue(const std::string &text, bool *out) {
+bool YesNo::read(const std::string &text, bool *out, std::string *) {
   if (text == "1" || text == "yes" || text == "true") {
     *out = true;
     return true;
@@ -22,29 +21,135 @@ bool parseValue(const std::string &text, bool *out) {
   return false;
 }
 
-bool parseValue(const std::string &text, int *out) {
+template <int Low, int High>
+bool Bounded<Low, High>::read(const std::string &text, int *out,
+                              std::string *) {
   if (text.empty())
     return false;
   char *end = nullptr;
   errno = 0;
   long value = std::strtol(text.c_str(), &end, 10);
-  if (*end || errno || value < INT_MIN || value > INT_MAX)
+  if (*end || errno || value < Low || value > High)
     return false;
   *out = static_cast<int>(value);
   return true;
 }
+template struct Bounded<0, 255>;
+template struct Bounded<0, kMaxChainDepth>;
+template struct Bounded<1, kMaxJournalSizeMb>;
 
-bool parseValue(const std::string &text, std::string *out) {
-  *out = text;
+bool LogLevelKind::read(const std::string &text, LogLevel *out, std::string *) {
+  if (text == "info")
+    *out = LogLevel::Info;
+  else if (text == "warn")
+    *out = LogLevel::Warn;
+  else if (text == "error")
+    *out = LogLevel::Error;
+  else
+    return false;
   return true;
 }
 
-/// "an int", "a bool": the article the value's type takes.
-const char *article(const char *type) { return type[0] == 'i' ? "an" : "a"; }
-
-bool validLogLevel(const std::string &level) {
-  return level == "info" || level == "warn" || level == "error";
+std::string LogLevelKind::show(LogLevel value) {
+  switch (value) {
+  case LogLevel::Info:
+    return "info";
+  case LogLevel::Warn:
+    return "warn";
+  case LogLevel::Error:
+    return "error";
+  }
+  return "";
 }
+
+bool SignalKind::read(const std::string &name, int *out, std::string *why) {
+  if (name.empty() || name == "none") {
+    *out = 0;
+    return true;
+  }
+  std::string bare = name.rfind("SIG", 0) == 0 ? name.substr(3) : name;
+  if (bare == "USR1" || bare == "USR2") {
+    *out = bare == "USR1" ? SIGUSR1 : SIGUSR2;
+    return true;
+  }
+  char *end = nullptr;
+  long number = strtol(name.c_str(), &end, 10);
+  if (*end || number <= 0 || number >= NSIG) {
+    *why = "names no signal";
+    return false;
+  }
+  const char *reason = nullptr;
+  switch (number) {
+  case SIGKILL:
+  case SIGSTOP:
+    reason = "cannot be caught";
+    break;
+  case SIGSEGV:
+  case SIGBUS:
+  case SIGFPE:
+  case SIGILL:
+  case SIGTRAP:
+  case SIGSYS:
+  case SIGABRT:
+    // A handler that returns from a fault goes back to the faulting
+    // instruction: a crash would become endless reports.
+    reason = "reports a fault or abort, and a crash must stay a crash";
+    break;
+  default:
+    // glibc keeps the first real-time signals for its threads; sigaction on
+    // them fails.
+    if (number > 31 && number < SIGRTMIN)
+      reason = "is reserved by the C library";
+  }
+  if (reason) {
+    const char *abbreviation = sigabbrev_np(static_cast<int>(number));
+    *why = (abbreviation ? "SIG" + std::string(abbreviation)
+                         : "signal " + std::to_string(number)) +
+           " " + reason;
+    return false;
+  }
+  *out = static_cast<int>(number);
+  return true;
+}
+
+std::string SignalKind::show(int value) {
+  if (value == 0)
+    return "none";
+  if (value == SIGUSR1)
+    return "SIGUSR1";
+  if (value == SIGUSR2)
+    return "SIGUSR2";
+  return std::to_string(value);
+}
+
+bool Seconds::read(const std::string &text, long *out, std::string *) {
+  if (text.empty()) {
+    *out = 0;
+    return true;
+  }
+  char *end = nullptr;
+  double value = strtod(text.c_str(), &end);
+  if (*end || !(value > 0) || value > 86400)
+    return false;
+  *out = std::max(1L, static_cast<long>(value * 1000 + 0.5));
+  return true;
+}
+
+std::string Seconds::show(long milliseconds) {
+  if (milliseconds <= 0)
+    return "";
+  std::string text = std::to_string(milliseconds / 1000);
+  if (long fraction = milliseconds % 1000) {
+    char digits[8];
+    snprintf(digits, sizeof digits, ".%03ld", fraction);
+    std::string decimals = digits;
+    decimals.erase(decimals.find_last_not_of('0') + 1);
+    text += decimals;
+  }
+  return text;
+}
+
+namespace {
 
 /// Splits at ':' outside quotes; strips the quotes.
 std::vector<std::string> splitOptions(const std::string &text,
@@ -75,6 +180,46 @@ std::vector<std::string> splitOptions(const std::string &text,
 
 } // namespace
 
+bool Options::set(const std::string &name, const std::string &text,
+                  std::string *problem) {
+#define MSLEDGER_OPTION(kind, optionName, defaultValue, flag, valueName, help) \
+  if (name == #optionName) {                                                   \
+    std::string why;                                                           \
+    kind::Value value{};                                                       \
+    if (kind::read(text, &value, &why)) {                                      \
+      this->optionName = value;                                                \
+      return true;                                                             \
+    }                                                                          \
+    this->optionName = kind::refused(this->optionName);                        \
+    *problem = "option '" #optionName "' expects " + kind::expects() +         \
+               ", not '" + text + "'" +                                        \
+               (why.empty() ? "" : " (" + why + ")") + kind::refusal();        \
+    return false;                                                              \
+  }
+#include "options.inc"
+#undef MSLEDGER_OPTION
+  *problem = "unknown option '" + name + "'";
+  return false;
+}
+
+std::string Options::refusal(const std::string &name) {
+#define MSLEDGER_OPTION(kind, optionName, defaultValue, flag, valueName, help) \
+  if (name == #optionName)                                                     \
+    return kind::refusal();
+#include "options.inc"
+#undef MSLEDGER_OPTION
+  return "";
+}
+
+std::string Options::text(const std::string &name) const {
+#define MSLEDGER_OPTION(kind, optionName, defaultValue, flag, valueName, help) \
+  if (name == #optionName)                                                     \
+    return kind::show(this->optionName);
+#include "options.inc"
+#undef MSLEDGER_OPTION
+  return "";
+}
+
 void Options::parse(const std::string &text,
                     std::vector<std::string> *problems) {
   for (const std::string &item : splitOptions(text, problems)) {
@@ -86,91 +231,39 @@ void Options::parse(const std::string &text,
                           "' has no value (expected name=value)");
       continue;
     }
-    std::string name = item.substr(0, equals), value = item.substr(equals + 1);
-    bool known = false;
-#define MSLEDGER_OPTION(type, optionName, defaultValue, flag, valueName, help) \
-  if (name == #optionName) {                                                   \
-    known = true;                                                              \
-    if (!parseValue(value, &this->optionName))                                 \
-      problems->push_back("option '" #optionName "' expects " +                \
-                          std::string(article(#type)) +                        \
-                          " " #type " value, not '" + value + "'");            \
-  }
-#include "options.inc"
-#undef MSLEDGER_OPTION
-    if (!known)
-      problems->push_back("unknown option '" + name + "'");
-  }
-  // Ranges the types do not say: a value outside is refused, and the default
-  // kept.
-  Options defaults;
-  if (exitcode < 0 || exitcode > 255) {
-    problems->push_back("option 'exitcode' must be an exit status from 0 to "
-                        "255, not " +
-                        std::to_string(exitcode));
-    exitcode = defaults.exitcode;
-  }
-  if (chain_depth < 0 || chain_depth > kMaxChainDepth) {
-    problems->push_back("option 'chain_depth' must be 0 to " +
-                        std::to_string(kMaxChainDepth) + ", not " +
-                        std::to_string(chain_depth));
-    chain_depth = defaults.chain_depth;
-  }
-  if (journal_size_mb < 1 || journal_size_mb > kMaxJournalSizeMb) {
-    problems->push_back("option 'journal_size_mb' must be 1 to " +
-                        std::to_string(kMaxJournalSizeMb) + " (MiB), not " +
-                        std::to_string(journal_size_mb));
-    journal_size_mb = defaults.journal_size_mb;
-  }
-  if (!validLogLevel(log_level)) {
-    problems->push_back(
-        "option 'log_level' must be info, warn or error, not '" + log_level +
-        "'");
-    log_level = "warn";
+    std::string problem;
+    if (!set(item.substr(0, equals), item.substr(equals + 1), &problem))
+      problems->push_back(problem);
   }
 }
 
 std::string Options::helpText() {
   std::string text;
   Options defaults;
-  auto show = [](const auto &value) -> std::string {
-    using T = std::decay_t<decltype(value)>;
-    if constexpr (std::is_same_v<T, bool>)
-      return value ? "yes" : "no";
-    else if constexpr (std::is_same_v<T, int>)
-      return std::to_string(value);
-    else
-      return value.empty() ? "\"\"" : value;
-  };
-#define MSLEDGER_OPTION(type, name, value, flag, valueName, help)              \
-  text += std::string("  ") +                                                  \
-          (*flag ? std::string(flag) + "=" + valueName                         \
-                 : std::string("(MSLEDGER_OPTIONS only)")) +                   \
-          "\n      " #name " (" #type ", default " + show(defaults.name) +     \
-          "): " help "\n";
+#define MSLEDGER_OPTION(kind, name, value, flag, valueName, help)              \
+  {                                                                            \
+    std::string shown = kind::show(defaults.name);                             \
+    text += std::string("  ") +                                                \
+            (*flag ? std::string(flag) + "=" + valueName                       \
+                   : std::string("(MSLEDGER_OPTIONS only)")) +                 \
+            "\n      " #name " (" + kind::type + ", default " +                \
+            (shown.empty() ? "\"\"" : shown) + "): " help "\n";                \
+  }
 #include "options.inc"
 #undef MSLEDGER_OPTION
   return text;
 }
 
-namespace {
-
-bool parseIn(const std::string &text, int low, int high, int *out) {
-  int value = 0;
-  if (!parseValue(text, &value) || value < low || value > high)
+bool quoteOptionValue(const std::string &value, std::string *quoted) {
+  if (value.find_first_of(":\"'") == std::string::npos)
+    *quoted = value;
+  else if (value.find('"') == std::string::npos)
+    *quoted = "\"" + value + "\"";
+  else if (value.find('\'') == std::string::npos)
+    *quoted = "'" + value + "'";
+  else
     return false;
-  *out = value;
   return true;
-}
-
-} // namespace
-
-bool parseExitCode(const std::string &text, int *code) {
-  return parseIn(text, 0, 255, code);
-}
-
-bool parseChainDepth(const std::string &text, int *depth) {
-  return parseIn(text, 0, kMaxChainDepth, depth);
 }
 
 } // namespace msledger

@@ -1,11 +1,12 @@
 //===- output.h - Where the ledger's reports go -----------------*- C++ -*-===//
 //
-// Contract: every byte the ledger writes goes through here: the log (stderr,
-// or log_path appended to, falling back to stderr with a complaint), and the
-// exit with the status of the findings. Raw file descriptors and no locks
-// of its own: it runs inside the checked process, from its exit path and
-// after fork too. Callers that write the log from several threads serialise
-// (Ledger holds a mutex).
+// Contract: the reports' log (stderr, or log_path appended to, falling back
+// to stderr with a complaint), and the exit with the status of the
+// findings. Raw file descriptors and no locks of its own: it runs inside the
+// checked process, from its exit path and after fork too. Callers that
+// write the log from several threads serialise (the Reporter holds a
+// mutex). (What cannot wait for a log -- a bad MSLEDGER_OPTIONS, a journal
+// that cannot be opened -- goes to stderr.)
 //
 // Output files -- reports, snapshots, a job's status -- and the directories
 // they go in are written by the project's one atomic writer,

@@ -60,7 +60,10 @@ Ledger &detail::makeProcessLedger() {
     TheReporter = reporter;
     auto *made = new Ledger(options, reporter);
     reporter->attach(*made);
+    // As a process's reports start: its status, then its journal.
     reporter->start();
+    made->start();
+    reporter->sayLevels();
     ProcessLedger.store(made, std::memory_order_release);
     pthread_atfork(forkPrepare, forkParent, forkChild);
     startMonitor(*reporter, *made);

@@ -3,8 +3,8 @@
 // Contract: the one place the process's ledger is made. processLedger()
 // makes, on first use -- which may be before main or before any constructor
 // of ours ran, from any thread, once -- the Options from the environment
-// (MSLEDGER_OPTIONS; each problem said on stderr and that option's default
-// kept), a Reporter and a Ledger from them (a suppression file that cannot
+// (MSLEDGER_OPTIONS; each problem said on stderr, options.h), a Reporter
+// and a Ledger from them (a suppression file that cannot
 // be read whole ends the process with status 1, as LeakSanitizer's), the
 // fork handlers, and the monitor (monitor.h) when the options ask for it.
 // Neither is ever destroyed: the application may release memory from its

@@ -88,7 +88,7 @@ constexpr uint16_t kMaxApi = (1U << 10) - 1;
 constexpr uint16_t kMaxThread = (1U << 10) - 1;
 
 /// Where an event's serial comes from: a serial at least `atLeast`,
-/// unique in the process and increasing along the calling thread
+/// unique among its source's and increasing along the calling thread
 /// (SerialClock::serialAtLeast). Called under the key's shard lock, so
 /// that the events of one key -- whatever threads make them -- have
 /// increasing serials in the order they happen: each shard keeps the

@@ -79,8 +79,8 @@ formatImplicitReleases(const SiteTable &sites, Level level,
                        const std::vector<ImplicitReleaseEvent> &list,
                        bool titled);
 /// The leak report's sections: for each checked level, its leaks and, if
-/// `noteImplicit`, the note of what was released implicitly (Ledger's own
-/// report, and the one `msledger report` rebuilds from a journal).
+/// `noteImplicit`, the note of what was released implicitly (the report at
+/// exit, reporter.h, and the one `msledger report` rebuilds from a journal).
 struct LeakSections {
   bool checked[2] = {false, false}; // by Level
   bool groupBySite = false;

@@ -23,9 +23,10 @@ bool Reporter::loadSuppressions(std::string *error) {
          Suppressions_.load(Opts.suppressions, error);
 }
 
-void Reporter::start() {
-  announceStart();
-  if (Opts.log_level == "info") {
+void Reporter::start() { announceStart(); }
+
+void Reporter::sayLevels() {
+  if (Opts.log_level == LogLevel::Info) {
     std::string levels = Opts.check_device_heap && Opts.check_cann_heap
                              ? "the device heap and the CANN heap"
                          : Opts.check_device_heap ? "the device heap"
@@ -167,14 +168,17 @@ void Reporter::finish() {
   bool leaked = false;
   LeakTotals totals;
   if (Opts.leak_check) {
-    std::lock_guard<std::mutex> lock(SuppressionMutex);
-    for (std::vector<Record> &records : live)
-      Suppressions_.filterLeaks(Ledger_->siteTable(), records);
+    // Never both locks at once: forkPrepare takes the log's first.
+    {
+      std::lock_guard<std::mutex> lock(SuppressionMutex);
+      for (std::vector<Record> &records : live)
+        Suppressions_.filterLeaks(Ledger_->siteTable(), records);
+    }
     std::string out = leakReport(live, &totals);
     leaked = totals.allocations || totals.resources;
     if (!out.empty())
       write(out);
-    else if (Opts.log_level == "info")
+    else if (Opts.log_level == LogLevel::Info)
       write("[msledger] pid " + std::to_string(getpid()) + ": no leaks\n");
   }
   std::string suppressed;

@@ -51,9 +51,10 @@ public:
   void attach(Ledger &ledger) { Ledger_ = &ledger; }
   /// Reads the suppressions option's file; false with *error set.
   bool loadSuppressions(std::string *error);
-  /// The process's start: its status, the JSON report's start, and (at
-  /// log_level info) the levels it checks.
+  /// The process's start: its status and the JSON report's start.
   void start();
+  /// At log_level info, the levels it checks.
+  void sayLevels();
 
   // LedgerObserver.
   bool error(const ErrorEvent &error) override;

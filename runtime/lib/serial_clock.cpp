@@ -12,8 +12,8 @@
 namespace msledger {
 
 namespace detail {
-thread_local SerialBlock CurrentSerials;
-thread_local uint16_t CurrentThreadIndex = 0;
+__thread SerialBlock CurrentSerials;
+__thread uint16_t CurrentThreadIndex = 0;
 } // namespace detail
 
 namespace {

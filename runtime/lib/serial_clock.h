@@ -1,5 +1,4 @@
-//===- serial_clock.h - Event serials, their times, thread numbers -*- C++
-//-*-===//
+//===- serial_clock.h - Event serials, their times, threads -----*- C++ -*-===//
 //
 // Contract: a SerialClock hands out the serials of a ledger's events:
 //
@@ -53,9 +52,11 @@ struct SerialBlock {
 };
 // initial-exec: libmsledger is preloaded or linked, never dlopen'ed late, and
 // the general-dynamic model would make every event call __tls_get_addr.
-extern thread_local SerialBlock CurrentSerials
+// __thread, not thread_local: plain data, so no access pays for a check of
+// a dynamic initializer in another file.
+extern __thread SerialBlock CurrentSerials
     __attribute__((tls_model("initial-exec")));
-extern thread_local uint16_t CurrentThreadIndex
+extern __thread uint16_t CurrentThreadIndex
     __attribute__((tls_model("initial-exec")));
 } // namespace detail
 

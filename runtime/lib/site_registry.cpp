@@ -7,7 +7,7 @@
 namespace msledger {
 
 namespace detail {
-thread_local FrameStack CurrentFrames;
+__thread FrameStack CurrentFrames;
 } // namespace detail
 
 namespace {

@@ -44,7 +44,8 @@ struct FrameStack {
   unsigned depth;
   const msledger_site *frames[kMaxFrames];
 };
-extern thread_local FrameStack CurrentFrames
+// __thread: plain data, no dynamic initializer to check at each access.
+extern __thread FrameStack CurrentFrames
     __attribute__((tls_model("initial-exec")));
 } // namespace detail
 
