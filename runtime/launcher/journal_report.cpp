@@ -70,7 +70,7 @@ JournalSites::JournalSites(const JournalContents &contents)
         msledger_site{site.file.c_str(),
                       site.line,
                       site.column,
-                      0,
+                      site.siteSerial,
                       site.callee.c_str(),
                       site.function.empty() ? nullptr : site.function.c_str()};
 }

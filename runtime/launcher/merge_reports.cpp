@@ -1,11 +1,13 @@
 //===- merge_reports.cpp - One report of a job's processes ----------------===//
 #include "merge_reports.h"
 
+#include "access.h"
 #include "catalog_table.h"
 #include "escape.h"
+#include "events.h"
+#include "fingerprint.h"
 #include "job.h"
 #include "json_io.h"
-#include "ledger.h"
 #include "report.h"
 #include "sarif.h"
 #include "text_file.h"
@@ -186,16 +188,12 @@ std::string familyDisplay(const MergedFinding &finding) {
 }
 
 const char *errorWords(const std::string &kind) {
-  if (kind == "illegal_release")
-    return "illegal free or release";
-  if (kind == "double_release")
-    return "double free or release";
-  if (kind == "use_after_free")
-    return "copy or set of freed memory";
-  if (kind == "out_of_bounds")
-    return "copy or set out of bounds";
-  if (kind == "wrong_direction")
-    return "copy in the wrong direction";
+#define MSLEDGER_ERROR_KIND(Name, json, access, sarifId, sarifName, brief,     \
+                            full, mergeWords)                                  \
+  if (kind == json)                                                            \
+    return mergeWords;
+#include "error_kinds.def"
+#undef MSLEDGER_ERROR_KIND
   return "mismatched free or release";
 }
 
@@ -557,11 +555,20 @@ std::string formatMergedJson(const MergedJob &job) {
         {"leaked_resources", process.resources},
         {"errors", process.errors}});
   json::array leaks, resources, errors;
+  MergedSites sites; // the fingerprints' (fingerprint.h), as each report's
   for (const MergedFinding &finding : job.findings) {
     json::object out = finding.site;
     if (!finding.kind.empty())
       out["kind"] = finding.kind;
     out["level"] = finding.level;
+    const char *rule = finding.category == "error"
+                           ? errorRule(errorKindNamed(finding.kind)
+                                           .value_or(ErrorKind::IllegalRelease))
+                       : finding.category == "leak" ? "memory-leak"
+                                                    : "resource-leak";
+    out["fingerprint"] = findingFingerprint(
+        rule, levelNamed(finding.level).value_or(Level::Cann), sites.table(),
+        sites.add(finding.site, finding.callee), finding.callee);
     out["family"] = finding.family;
     out["callee"] = finding.callee;
     out["space"] = finding.space;

@@ -20,18 +20,18 @@ std::string hexSerial(uint64_t serial) {
 
 std::string findingFingerprint(const char *rule, Level level,
                                const SiteTable &sites, uint32_t id,
-                               unsigned api) {
+                               const std::string &api) {
   std::string out = std::string(rule) + "/" + levelName(level) + "/";
   const msledger_site *site = id ? sites.site(id) : nullptr;
   if (site && site->file) {
     out += site->file;
     out += "/";
-    out += apiInfo(api).name;
+    out += api;
     out += "/" + hexSerial(site->serial);
     for (const msledger_site *caller : sites.callers(id))
       out += "<" + hexSerial(caller ? caller->serial : 0);
   } else {
-    out += apiInfo(api).name; // not rewritten: only the API is known
+    out += api; // not rewritten: only the API is known
   }
   return out;
 }

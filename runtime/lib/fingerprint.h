@@ -23,9 +23,10 @@
 namespace msledger {
 
 /// "memory-leak/cann/src/main.cpp/aclrtMalloc/a517e0e617000006<...".
+/// `api` is the API's name: a merged report's may be one this catalog lacks.
 std::string findingFingerprint(const char *rule, Level level,
                                const SiteTable &sites, uint32_t site,
-                               unsigned api);
+                               const std::string &api);
 /// The rule of a leak of what `api` acquired: "memory-leak" or
 /// "resource-leak".
 const char *leakRule(unsigned api);

@@ -380,7 +380,7 @@ void Journal::site(uint32_t id, const msledger_site *site) {
   memcpy(unit + 1, text.data(), text.size());
   write(unit, kJournalSite, 0, static_cast<uint8_t>(count), id,
         (static_cast<uint64_t>(site->line) << 32) | site->column, text.size(),
-        0);
+        site->serial);
 }
 
 void Journal::chain(uint32_t id, uint32_t siteId, const uint32_t *callerIds,
@@ -415,7 +415,7 @@ bool readJournalHeader(const std::string &bytes, JournalContents *out,
   // Version 1 had its units right after the header.
   *dataOffset =
       out->header.version == 1 ? sizeof(JournalHeader) : out->header.dataOffset;
-  if ((out->header.version != 1 && out->header.version != kJournalVersion) ||
+  if (out->header.version < 1 || out->header.version > kJournalVersion ||
       out->header.unitSize != sizeof(JournalUnit)) {
     *error = "a journal of version " + std::to_string(out->header.version) +
              "; this msledger reads versions 1 to " +
@@ -469,6 +469,7 @@ void readJournalRecord(const JournalUnit *unit, JournalContents *out) {
       site.function = text.substr(b + 1, text.find('\0', b + 1) - b - 1);
     site.line = static_cast<uint32_t>(unit->serial >> 32);
     site.column = static_cast<uint32_t>(unit->serial);
+    site.siteSerial = unit->sizeApi; // 0 before version 3
     out->sites[unit->site] = site;
     break;
   }

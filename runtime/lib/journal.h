@@ -5,9 +5,11 @@
 // being killed at any instant -- SIGKILL, the OOM killer -- and
 // `msledger report FILE` rebuilds the leak report from it afterwards.
 //
-// Format (version 2, little-endian): a 64-byte header (JournalHeader) in a
+// Format (version 3, little-endian): a 64-byte header (JournalHeader) in a
 // page of its own, then 32-byte units in blocks of kBlockUnits, each block a
-// page (version 1 had the units right after the header; it is still read).
+// page. Older journals are still read: version 2's site records lack the
+// site serial (read as 0, so their findings' fingerprints differ from a live
+// run's), version 1 also had the units right after the header.
 // A thread takes a whole block at a time (one atomic operation per block,
 // not per event) and fills it in order; a record is one or more units, the
 // first carrying the type, the unit count and, written last (release), the
@@ -39,7 +41,7 @@
 
 namespace msledger {
 
-constexpr uint32_t kJournalVersion = 2;
+constexpr uint32_t kJournalVersion = 3;
 /// More units than any journal holds (journal_size_mb is an int of MiB):
 /// a header that says so is corrupt.
 constexpr uint64_t kMaxJournalUnits = (uint64_t(INT32_MAX) << 20) / 32;
@@ -72,7 +74,12 @@ enum JournalType : uint8_t {
   kJournalAcquire = 1,
   kJournalRelease = 2,    // one reference, or the record
   kJournalReleaseAll = 3, // every reference: an implicit release, by `api`
+  // A site: its id in `site`, line << 32 | column in `serial`, the length
+  // of "file\0callee\0function\0" (in the units after) in `key`, and the
+  // site serial in `sizeApi` (version 3 on; 0 before).
   kJournalSite = 4,
+  // A chain: its id in `site`, its site's id in `serial`, the callers' count
+  // in `key`, their ids (4 bytes each) in the units after.
   kJournalChain = 5,
 };
 
@@ -199,6 +206,7 @@ struct JournalContents {
   struct Site {
     std::string file, callee, function;
     uint32_t line = 0, column = 0;
+    uint64_t siteSerial = 0; // msledger_site::serial (version 3 on)
   };
   std::map<uint32_t, Site> sites;
   std::map<uint32_t, std::vector<uint32_t>> chains; // id -> site, callers

@@ -812,8 +812,8 @@ void addLiveJson(json::object &root, json::object &summary,
         [](const Record &a, const Record &b) { return a.serial < b.serial; });
     for (const Record &r : sorted) {
       json::object leak = recordJson(input, level, r);
-      leak["fingerprint"] = findingFingerprint(leakRule(r.api), level,
-                                               input.sites, r.site, r.api);
+      leak["fingerprint"] = findingFingerprint(
+          leakRule(r.api), level, input.sites, r.site, apiInfo(r.api).name);
       if (familyOf(r.api).kind == Kind::Memory) {
         leaks.push_back(std::move(leak));
         bytes += r.size;
@@ -838,8 +838,9 @@ json::object errorJson(const ReportInput &input, const ErrorEvent &e) {
   json::object out = eventJson(input, e.api, e.serial, e.site, e.thread);
   out["kind"] = errorKindName(e.kind);
   out["level"] = levelName(family.level);
-  out["fingerprint"] = findingFingerprint(errorRule(e.kind), family.level,
-                                          input.sites, e.site, e.api);
+  out["fingerprint"] =
+      findingFingerprint(errorRule(e.kind), family.level, input.sites, e.site,
+                         apiInfo(e.api).name);
   out["family"] = family.name;
   out["handle"] = handleText(family, e.handle);
   out["space"] =

@@ -135,8 +135,8 @@ json::object resultJson(unsigned rule, const std::string &message, Level level,
                       {"level", "error"},
                       {"message", text(message)}};
   result["partialFingerprints"] = json::object{
-      {"msledgerFinding/v1",
-       findingFingerprint(kRules[rule].id, level, sites, site, api)}};
+      {"msledgerFinding/v1", findingFingerprint(kRules[rule].id, level, sites,
+                                                site, apiInfo(api).name)}};
   return result;
 }
 

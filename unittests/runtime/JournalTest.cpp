@@ -101,6 +101,8 @@ TEST(Journal, EventsSitesAndChainsReadBackInSerialOrder) {
   EXPECT_EQ(contents.sites[5].callee, "aclrtMalloc");
   EXPECT_EQ(contents.sites[5].function, "load");
   EXPECT_EQ(contents.sites[5].line, 12u);
+  EXPECT_EQ(contents.sites[5].siteSerial, 7u)
+      << "the site serial: fingerprints of a journal are a live run's";
   EXPECT_EQ(contents.chains[70000], (std::vector<uint32_t>{5, 6, 7}));
 
   // Cut in the middle of the first block: what is left reads back, marked.
@@ -133,11 +135,43 @@ TEST(Journal, ReadsVersionOneWithUnitsRightAfterTheHeader) {
   EXPECT_EQ(contents.events[0].serial, 9u);
   EXPECT_FALSE(contents.truncated);
 
-  header.version = 3;
-  std::string v3(reinterpret_cast<const char *>(&header), sizeof header);
-  EXPECT_FALSE(readJournal(v3, &contents, &error));
-  EXPECT_EQ(error, "a journal of version 3; this msledger reads versions 1 "
-                   "to 2");
+  header.version = 4;
+  std::string v4(reinterpret_cast<const char *>(&header), sizeof header);
+  EXPECT_FALSE(readJournal(v4, &contents, &error));
+  EXPECT_EQ(error, "a journal of version 4; this msledger reads versions 1 "
+                   "to 3");
+}
+
+TEST(Journal, ReadsVersionTwoWithoutSiteSerials) {
+  std::string path =
+      "/tmp/msledger-journal-v2-" + std::to_string(getpid()) + ".journal";
+  std::string error;
+  {
+    Journal journal;
+    ASSERT_TRUE(journal.open(path, 1 << 20, 0, 0, &error)) << error;
+    static const msledger_site site = {"b.cpp",       4,      2, 0x1234,
+                                       "aclrtMalloc", nullptr};
+    journal.site(1, &site);
+  }
+  std::string bytes = contentsOf(path);
+  unlink(path.c_str());
+  JournalContents contents;
+  ASSERT_TRUE(readJournal(bytes, &contents, &error)) << error;
+  EXPECT_EQ(contents.sites[1].siteSerial, 0x1234u);
+  // Version 2 wrote 0 where version 3 writes the site serial; the rest of
+  // the record is the same.
+  JournalHeader header;
+  memcpy(&header, bytes.data(), sizeof header);
+  header.version = 2;
+  memcpy(&bytes[0], &header, sizeof header);
+  JournalUnit unit;
+  memcpy(&unit, bytes.data() + kJournalDataOffset, sizeof unit);
+  ASSERT_EQ(unit.type, kJournalSite);
+  unit.sizeApi = 0;
+  memcpy(&bytes[kJournalDataOffset], &unit, sizeof unit);
+  ASSERT_TRUE(readJournal(bytes, &contents, &error)) << error;
+  EXPECT_EQ(contents.sites[1].file, "b.cpp");
+  EXPECT_EQ(contents.sites[1].siteSerial, 0u);
 }
 
 TEST(Journal, AFailedOpenLeavesNoFileBehind) {
