@@ -26,13 +26,14 @@ uint64_t monotonicNs() {
 }
 
 // Clock numbers start at 1: a thread's block of 0 belongs to none.
-std::atomic<uint32_t> NextClockId{1};
+std::atomic<uint64_t> NextClockId{1};
 std::atomic<uint32_t> NextThreadIndex{1};
 
 } // namespace
 
 SerialClock::SerialClock()
-    : Id(NextClockId.fetch_add(1, std::memory_order_relaxed)) {
+    : Epoch(0), Id(NextClockId.fetch_add(1, std::memory_order_relaxed)) {
+  Epoch.store(Id << 32, std::memory_order_relaxed);
   StartNs = monotonicNs();
   StartUnixMs = static_cast<uint64_t>(
       std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -52,10 +53,10 @@ uint16_t SerialClock::newThreadIndex() {
       std::min<uint32_t>(NextThreadIndex.fetch_add(1), kMaxThread));
 }
 
-uint64_t SerialClock::renew(uint64_t atLeast, uint32_t epoch) {
+uint64_t SerialClock::renew(uint64_t atLeast, uint64_t epoch) {
   detail::SerialBlock &block = detail::CurrentSerials;
-  if (block.clock != Id) // another clock's, or none: start afresh
-    block = detail::SerialBlock{0, 0, 0, 0, Id};
+  if (block.epoch >> 32 != Id) // another clock's, or none: start afresh
+    block = detail::SerialBlock{0, 0, 0, 0};
   // When no other thread took serials since this block was taken, its rest
   // is taken again, and more. Either way every serial handed out so far,
   // `atLeast - 1` among them, is below the new block.
@@ -82,7 +83,7 @@ uint64_t SerialClock::renew(uint64_t atLeast, uint32_t epoch) {
       !Next.compare_exchange_strong(expected, start + size,
                                     std::memory_order_relaxed))
     start = Next.fetch_add(size, std::memory_order_relaxed);
-  block = detail::SerialBlock{start, start + size, epoch, size, Id};
+  block = detail::SerialBlock{start, start + size, epoch, size};
   // The first block of an epoch marks when its serials began (timeOfSerial).
   if (CheckpointEpoch.load(std::memory_order_relaxed) != epoch + 1) {
     std::lock_guard<std::mutex> lock(Mutex);
@@ -149,7 +150,7 @@ void SerialClock::forkParent() { Mutex.unlock(); }
 void SerialClock::forkChild() {
   // The parent's block is the parent's: the child takes its own. Its thread
   // is gone; the child's first event starts another.
-  detail::CurrentSerials = detail::SerialBlock{0, 0, 0, 0, 0};
+  detail::CurrentSerials = detail::SerialBlock{0, 0, 0, 0};
   Running.store(false);
   ThreadPid = 0;
   Mutex.unlock();

@@ -17,9 +17,9 @@
 //   * renewBlock() makes the thread's next serial follow every serial handed
 //     out so far (what an implicit release ends was acquired before it);
 //   * several clocks may live in one process (unit tests): a thread's block
-//     belongs to the clock that handed it out (by a number no other clock of
-//     the process gets), and a destroyed clock's thread is stopped and
-//     joined first;
+//     belongs to the clock that handed it out (its epochs carry a number no
+//     other clock of the process gets), and a destroyed clock's thread is
+//     stopped and joined first;
 //   * fork(): forkPrepare/forkParent/forkChild around it; the child's clock
 //     continues from the parent's counter (next()) with no block and no
 //     thread until its next start().
@@ -42,13 +42,13 @@ namespace msledger {
 
 namespace detail {
 /// The serials the calling thread hands out next, [next, end): a block of
-/// clock `clock`'s counter taken in its epoch `epoch`.
+/// a clock's counter taken in its epoch `epoch` -- whose top half is the
+/// clock's number, so that one compare tells both.
 struct SerialBlock {
   uint64_t next;
   uint64_t end;
-  uint32_t epoch;
+  uint64_t epoch;
   uint32_t size; // of the next block: smaller after a shard's conflict
-  uint32_t clock;
 };
 // initial-exec: libmsledger is preloaded or linked, never dlopen'ed late, and
 // the general-dynamic model would make every event call __tls_get_addr.
@@ -72,9 +72,8 @@ public:
   /// Inline: every event takes one, under its record's shard lock.
   uint64_t serialAtLeast(uint64_t atLeast) {
     detail::SerialBlock &block = detail::CurrentSerials;
-    uint32_t epoch = Epoch.load(std::memory_order_relaxed);
-    if (block.next < block.end && block.next >= atLeast &&
-        block.epoch == epoch && block.clock == Id)
+    uint64_t epoch = Epoch.load(std::memory_order_relaxed);
+    if (block.next < block.end && block.next >= atLeast && block.epoch == epoch)
       return block.next++;
     return renew(atLeast, epoch);
   }
@@ -102,16 +101,19 @@ public:
   }
 
 private:
-  uint64_t renew(uint64_t atLeast, uint32_t epoch);
+  uint64_t renew(uint64_t atLeast, uint64_t epoch);
   static uint16_t newThreadIndex();
   static void *tick(void *clock);
 
   // On cache lines of their own: every thread writes Next, and the fields
   // every event reads would travel between cores with it.
   alignas(64) std::atomic<uint64_t> Next{0};
-  alignas(64) std::atomic<uint32_t> Epoch{0};
-  std::atomic<uint32_t> CheckpointEpoch{0}; // epoch + 1 of the last one
-  uint32_t Id;
+  // The clock's number << 32 | the 10 ms ticks since its start: a block
+  // of another clock never matches (a tick count would wrap after 497
+  // days).
+  alignas(64) std::atomic<uint64_t> Epoch;
+  std::atomic<uint64_t> CheckpointEpoch{0}; // epoch + 1 of the last one
+  const uint64_t Id;
 
   // (first serial of an epoch's first block, time).
   mutable std::mutex Mutex;
