@@ -462,13 +462,7 @@ void Ledger::forkChild() {
   // (and reports) everything that was live at the fork.
   InheritedBelow = Clock.next();
   Clock.forkChild();
-  Tables[1].unlockAll();
-  Tables[0].unlockAll();
-  AccessIndex[1].unlock();
-  AccessIndex[0].unlock();
-  ErrorMutex.unlock();
-  Notes.forkParent();
-  Heaps.forkParent();
+  forkParent(); // every lock forkPrepare took
   // The journal of the nearest ancestor that keeps one: a child that kept
   // none passes on the one it did not open.
   if (!Journal_.path().empty())

@@ -153,7 +153,6 @@ void SerialClock::forkChild() {
   detail::CurrentSerials = detail::SerialBlock{0, 0, 0, 0};
   Running.store(false);
   ThreadPid = 0;
-  Mutex.unlock();
 }
 
 } // namespace msledger

@@ -20,7 +20,8 @@
 //     belongs to the clock that handed it out (its epochs carry a number no
 //     other clock of the process gets), and a destroyed clock's thread is
 //     stopped and joined first;
-//   * fork(): forkPrepare/forkParent/forkChild around it; the child's clock
+//   * fork(): forkPrepare before it, forkParent after it in the parent,
+//     forkChild then forkParent in the child; the child's clock
 //     continues from the parent's counter (next()) with no block and no
 //     thread until its next start().
 //
@@ -92,6 +93,8 @@ public:
 
   void forkPrepare();
   void forkParent();
+  /// In the child, before forkParent() releases the lock: forgets the
+  /// parent's block and thread.
   void forkChild();
 
   static uint16_t threadIndex() {
