@@ -122,9 +122,10 @@ LaunchOptions::LaunchOptions() {
       badUsage(problem + ": the flags cannot be added to it");
 }
 
-void LaunchOptions::set(const std::string &option, const std::string &value) {
+void LaunchOptions::set(const std::string &option, const std::string &value,
+                        const std::string &subject) {
   std::string problem;
-  if (!options.set(option, value, &problem))
+  if (!options.set(option, value, &problem, subject))
     badUsage(problem);
   given.erase(std::remove(given.begin(), given.end(), option), given.end());
   given.push_back(option);
@@ -144,23 +145,13 @@ void readFlag(const std::string &arg, LaunchOptions &out) {
     value = "yes"; // "--leak-check", as msSanitizer's users type it
   else
     badUsage(name + " needs a value: " + name + "=" + flag->value);
-  std::string option = flag->option, problem;
-  // The ledger's own parser, the message naming the flag (a refused value
-  // stops the launcher: what the ledger would do instead is not said).
-  Options checked;
-  if (!checked.set(option, value, &problem)) {
-    std::string refusal = Options::refusal(option);
-    if (!refusal.empty() && problem.size() >= refusal.size() &&
-        problem.compare(problem.size() - refusal.size(), refusal.size(),
-                        refusal) == 0)
-      problem.resize(problem.size() - refusal.size());
-    badUsage(name + problem.substr(problem.find(" expects")));
-  }
+  std::string option = flag->option;
+  // The ledger's own parser, the message naming the flag.
+  out.set(option, value, name);
   if (!flag->isBool && value.empty())
     badUsage(name + " needs a value: " + name + "=" + flag->value);
-  if (option == "suppressions")
-    value = loadSuppressions(value, nullptr);
-  out.set(option, value);
+  if (option == "suppressions") // checked now, and named absolutely
+    out.set(option, loadSuppressions(value, nullptr), name);
   // Levels are settled once every flag is read, both at once.
   out.deviceGiven = out.deviceGiven || option == "check_device_heap";
   out.cannGiven = out.cannGiven || option == "check_cann_heap";

@@ -33,8 +33,11 @@ struct LaunchOptions {
   /// Reads the launcher's own MSLEDGER_OPTIONS (its problems are the
   /// application's to report, as they are without the launcher).
   LaunchOptions();
-  /// Sets `option` (a flag's, or the launcher's own job_dir) from `value`.
-  void set(const std::string &option, const std::string &value);
+  /// Sets `option` (a flag's, or the launcher's own job_dir) from `value`;
+  /// a value it refuses is a bad command line, the message naming
+  /// `subject` (the flag) if given.
+  void set(const std::string &option, const std::string &value,
+           const std::string &subject = "");
 };
 
 /// `msledger --help`: the commands and every flag.

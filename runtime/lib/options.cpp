@@ -181,7 +181,7 @@ std::vector<std::string> splitOptions(const std::string &text,
 } // namespace
 
 bool Options::set(const std::string &name, const std::string &text,
-                  std::string *problem) {
+                  std::string *problem, const std::string &subject) {
 #define MSLEDGER_OPTION(kind, optionName, defaultValue, flag, valueName, help) \
   if (name == #optionName) {                                                   \
     std::string why;                                                           \
@@ -191,24 +191,16 @@ bool Options::set(const std::string &name, const std::string &text,
       return true;                                                             \
     }                                                                          \
     this->optionName = kind::refused(this->optionName);                        \
-    *problem = "option '" #optionName "' expects " + kind::expects() +         \
-               ", not '" + text + "'" +                                        \
-               (why.empty() ? "" : " (" + why + ")") + kind::refusal();        \
+    *problem = (subject.empty() ? "option '" #optionName "'" : subject) +      \
+               " expects " + kind::expects() + ", not '" + text + "'" +        \
+               (why.empty() ? "" : " (" + why + ")") +                         \
+               (subject.empty() ? kind::refusal() : "");                       \
     return false;                                                              \
   }
 #include "options.inc"
 #undef MSLEDGER_OPTION
   *problem = "unknown option '" + name + "'";
   return false;
-}
-
-std::string Options::refusal(const std::string &name) {
-#define MSLEDGER_OPTION(kind, optionName, defaultValue, flag, valueName, help) \
-  if (name == #optionName)                                                     \
-    return kind::refusal();
-#include "options.inc"
-#undef MSLEDGER_OPTION
-  return "";
 }
 
 std::string Options::text(const std::string &name) const {

@@ -130,12 +130,12 @@ struct Options {
 
   /// Sets option `name` from `text`; false with *problem ("unknown option
   /// 'x'", "option 'exitcode' expects a number from 0 to 255, not '256'")
-  /// and the option unchanged (report_signal: none).
+  /// and the option unchanged (report_signal: none, which the message
+  /// says). A `subject` names the value in the message instead
+  /// ("--exitcode expects ..."), which then says nothing of what the option
+  /// became: the caller refuses the value (the launcher's flags).
   bool set(const std::string &name, const std::string &text,
-           std::string *problem);
-  /// What set()'s message for `name` ends with when the value it refuses
-  /// does not leave the option as it was ("; no report signal is used").
-  static std::string refusal(const std::string &name);
+           std::string *problem, const std::string &subject = "");
   /// Option `name`'s value as set() reads it ("yes", "23", "0.5", "SIGUSR1",
   /// ""); "" for no such option.
   std::string text(const std::string &name) const;
