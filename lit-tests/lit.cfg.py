@@ -6,6 +6,8 @@
 #   %simcann            the simulated toolkit (what ASCEND_HOME_PATH would be)
 #   %hal_include        -I for the driver's header, which a toolkit keeps off
 #                       the ACL include path (include/experiment/ascend_hal)
+#   %aclnn_link         the aclnn libraries operator code links (after
+#                       %acl_cc / %acl_cxx): -lnnopbase -lopapi
 #   %npu-smi            the simulated npu-smi
 #   %msledger           the launcher; %preload its interposer library
 #   %ledger_link        flags to build against msledger/msledger.h and link libmsledger
@@ -77,6 +79,8 @@ config.substitutions.append(
 config.substitutions.append(
     ("%acl_cxx", "{} {} -std=c++17 -g -Wall -Wextra -Werror {} {}".format(config.cxx_compiler, config.cxx_flags,
                                                                          include, link)))
+# aclnn's libraries, which operator code links beside libascendcl.so.
+config.substitutions.append(("%aclnn_link", "-lnnopbase -lopapi"))
 config.substitutions.append(("%hal_include", "-I{0}/include/experiment/ascend_hal".format(simcann)))
 config.substitutions.append(("%simcann", simcann))
 config.substitutions.append(("%npu-smi", os.path.join(config.msledger_bin_dir, "npu-smi")))

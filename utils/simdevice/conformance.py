@@ -18,6 +18,19 @@
                                           as the compiler evaluates it)
         compiles    LANGUAGE  yes|no     (whether the set's header compiles
                                           as C, as C++ on its own)
+      and for the aclnn sets, whose simulation is generated from their
+      tables, also:
+        header      NAME  FILES          (the files below the set's prefix
+                                          that declare the function, typedef,
+                                          enumerator, constant or macro NAME,
+                                          comma-separated: aclnnAdd is in
+                                          aclnnop/aclnn_add.h, "aclnn_add.h")
+        parameters  NAME  NAMES          (the function's parameter names as
+                                          first declared, comma-separated;
+                                          "(unnamed)" for one without a name,
+                                          "(none)" if it has no parameters)
+      Headers that share an include guard (real operator headers do) are
+      read in separate translation units, so that each declares its own.
   conformance.py check [--set SET] [--subset] [--ours OURS.tsv] INCLUDE_DIR TABLE.tsv
       Checks the headers under INCLUDE_DIR (the simulated toolkit's) against
       TABLE, both ways. Each line of TABLE must hold there: a C++ file is
@@ -25,7 +38,9 @@
       names that type; that the enumerator is one, of that enumeration, with
       that value; that the
       constant is neither a macro nor an enumerator but of that type and
-      value; that the macro is a macro of that value; and the header set is
+      value; that the macro is a macro of that value; that a header line
+      names the toolkit's files that declare the name, and a parameters
+      line its parameter names; and the header set is
       compiled as C and as C++ on its own. With --subset only the lines
       whose name the toolkit declares are checked (for a header the
       simulation declares part of, such as the driver's). And every
@@ -44,6 +59,13 @@ Sets (SET; INCLUDE_DIR is the folder the set's header is included from):
   himpi    acl/dvpp/hi_dvpp.h; the declarations of acl/dvpp/*
   driver   driver/ascend_hal.h; the declarations of driver/* (INCLUDE_DIR is
            a toolkit's include/experiment/ascend_hal)
+  aclnn    aclnn/acl_meta.h, aclnn/aclnn_base.h, aclnn/opdev/op_errno.h (the
+           ACLNN_* status codes); the declarations of aclnn/*. With header
+           and parameters lines.
+  aclnnop  every aclnnop/aclnn_*.h and aclnnop/acl_*.h under INCLUDE_DIR
+           (one header per operator, as ops-math and ops-nn install them;
+           aclnnop/aclnn_util.h defines ACLNN_API); the declarations of
+           aclnnop/*. With header and parameters lines.
 
 The tables in utils/simdevice/reference/ were made with `table` from public
 copies of the real headers (each table's first lines say which);
@@ -52,6 +74,7 @@ against them. A user with a real toolkit can make tables of its headers and
 check the simulation against those.
 """
 import argparse
+import glob
 import json
 import os
 import re
@@ -60,16 +83,36 @@ import sys
 
 CLANG = os.environ.get("MSSIM_CLANG", "clang-19")
 SETS = {
-    # name: (headers included, prefix of the files whose declarations count)
+    # name: (headers included, or glob patterns of them under INCLUDE_DIR;
+    #        prefix of the files whose declarations count; whether the
+    #        table also says where each name is declared and each function's
+    #        parameter names)
     "acl": (["acl/acl.h", "acl/acl_prof.h", "acl/acl_op_compiler.h", "acl/ops/acl_cblas.h"],
-            "acl/"),
-    "dvpp": (["acl/ops/acl_dvpp.h"], "acl/ops/acl_dvpp.h"),
-    "himpi": (["acl/dvpp/hi_dvpp.h"], "acl/dvpp/"),
-    "driver": (["driver/ascend_hal.h"], "driver/"),
+            "acl/", False),
+    "dvpp": (["acl/ops/acl_dvpp.h"], "acl/ops/acl_dvpp.h", False),
+    "himpi": (["acl/dvpp/hi_dvpp.h"], "acl/dvpp/", False),
+    "driver": (["driver/ascend_hal.h"], "driver/", False),
+    "aclnn": (["aclnn/acl_meta.h", "aclnn/aclnn_base.h", "aclnn/opdev/op_errno.h"], "aclnn/",
+              True),
+    "aclnnop": (["aclnnop/aclnn_*.h", "aclnnop/acl_*.h"], "aclnnop/", True),
 }
 LANGUAGES = (("c", ["-x", "c"]), ("c++", ["-x", "c++", "-std=c++17"]))
 KINDS = ("function", "typedef", "enumerator", "constant", "macro")
-ORDER = {"compiles": 0, "function": 1, "typedef": 2, "enumerator": 3, "constant": 4, "macro": 5}
+ORDER = {"compiles": 0, "function": 1, "typedef": 2, "enumerator": 3, "constant": 4, "macro": 5,
+         "header": 6, "parameters": 7}
+
+
+def set_headers(include, set_name):
+    """The headers a set includes, as paths below `include`: its patterns
+    expanded there, each pattern's matches sorted."""
+    headers = []
+    for header in SETS[set_name][0]:
+        if glob.has_magic(header):
+            headers += sorted(os.path.relpath(path, include)
+                              for path in glob.glob(os.path.join(include, header)))
+        else:
+            headers.append(header)
+    return headers
 
 
 def source(headers):
@@ -137,6 +180,39 @@ def type_name(qualified):
     return "(anonymous)" if " at " in qualified or qualified.startswith("(") else qualified
 
 
+def guard(path):
+    """The include guard of the header at `path` (its first directive an
+    #ifndef of the macro its second defines), or None."""
+    try:
+        text = open(path, errors="replace").read()
+    except OSError:
+        return None
+    text = re.sub(r"/\*.*?\*/|//[^\n]*", " ", text, flags=re.S)
+    directives = re.findall(r"^[ \t]*#[ \t]*(\w+)[ \t]*(\w*)", text, re.M)
+    if len(directives) >= 2 and directives[0][0] == "ifndef" \
+            and directives[1] == ("define", directives[0][1]):
+        return directives[0][1]
+    return None
+
+
+def units(include, headers):
+    """`headers` split into translation units, in order, no two headers of
+    one with the same include guard: the second would declare nothing
+    there. (Real operator headers share guards: aclnn_fill_diagonal.h has
+    aclnn_add.h's.) One unit unless two share a guard."""
+    result = []
+    for header in headers:
+        name = guard(os.path.join(include, header))
+        for guards, members in result:
+            if name is None or name not in guards:
+                guards.add(name)
+                members.append(header)
+                break
+        else:
+            result.append(({name}, [header]))
+    return [members for _, members in result]
+
+
 def entries(include, set_name):
     """{(kind, name): (value, type)} of what the set's headers under
     `include` declare, or None if they do not compile as C++. The type is an
@@ -144,30 +220,79 @@ def entries(include, set_name):
     other kinds. A typedef's value is what it names, its sugar undone one
     level (DVdevice: unsigned int); a macro's or constant's is its integer
     value, as the compiler evaluates it. Also ("compiles", LANGUAGE):
-    ("yes" | "no", None)."""
-    include = os.path.realpath(include)
-    headers, prefix = SETS[set_name]
-    result = clang(include, ["-fsyntax-only", "-Xclang", "-ast-dump=json"], source(headers))
-    if result.returncode != 0:
-        sys.stderr.write(result.stderr)
-        return None
-    found = {}
-    constants = {}
+    ("yes" | "no", None); and for a set whose table says where names are
+    declared, ("header", NAME): (the files below the set's prefix that
+    declare it, comma-separated, None) and ("parameters", FUNCTION): (its
+    parameter names, comma-separated, "(unnamed)" for one without, "(none)"
+    for no parameters; None)."""
+    scanned = scan(include, set_name)
+    return scanned and scanned[0]
 
-    def walk(node, file):
+
+def scan(include, set_name):
+    """(entries, the translation units of the set's headers, {name: the
+    index of the first unit declaring it}), or None."""
+    include = os.path.realpath(include)
+    headers, (prefix, file_lines) = set_headers(include, set_name), SETS[set_name][1:]
+    found = {}
+    where = {}       # name: {files below prefix declaring it}
+    parameters = {}  # function name: its parameter names, as first declared
+    unit_of = {}
+    last = {"file": None}
+
+    def follow(value):
+        """Follows the JSON of `value` in the order clang wrote it, keeping
+        the file its last location named: clang names a location's file
+        only where it differs from that of the location written before it
+        (a macro's spelling location, a range, a node nested in another
+        included), so a declaration's file is that of its own location as
+        it was written. (The file of an "includedFrom" is not one.)"""
+        stack = [iter([value])]
+        while stack:
+            item = next(stack[-1], stack)
+            if item is stack:
+                stack.pop()
+            elif isinstance(item, dict):
+                if "file" in item:
+                    last["file"] = item["file"]
+                stack.append(v for k, v in item.items() if k != "includedFrom")
+            elif isinstance(item, list):
+                stack.append(iter(item))
+
+    def add(key, value, file):
+        if key in found and found[key] != value:
+            sys.stderr.write("conformance.py: %s %s is declared as %s and as %s\n"
+                             % (key + (" ".join(filter(None, found[key])),
+                                       " ".join(filter(None, value)))))
+        found.setdefault(key, value)
+        where.setdefault(key[1], set()).add(
+            os.path.relpath(os.path.realpath(file), include)[len(prefix):])
+        unit_of.setdefault(key[1], index)
+
+    def walk(node):
         for child in node.get("inner", []):
-            file = (child.get("loc") or {}).get("file", file)
+            file = last["file"]
+            for key, item in child.items():
+                if key not in ("loc", "inner"):
+                    follow(item)
+                elif key == "loc":
+                    follow(item)  # a macro's expansion location comes last
+                    file = last["file"]
             kind = child.get("kind")
             if kind == "LinkageSpecDecl":
-                file = walk(child, file)
+                walk(child)
                 continue
-            if not counts(file, include, prefix):
+            follow(child.get("inner", []))
+            if child.get("isImplicit") or not counts(file, include, prefix):
                 continue
             if kind == "FunctionDecl":
-                found[("function", child["name"])] = (child["type"]["qualType"], None)
+                add(("function", child["name"]), (child["type"]["qualType"], None), file)
+                parameters.setdefault(child["name"], [
+                    parameter.get("name", "(unnamed)") for parameter in child.get("inner", [])
+                    if parameter.get("kind") == "ParmVarDecl"])
             elif kind == "TypedefDecl":
                 named = child["type"].get("desugaredQualType", child["type"]["qualType"])
-                found[("typedef", child["name"])] = (type_name(named), None)
+                add(("typedef", child["name"]), (type_name(named), None), file)
             elif kind == "EnumDecl":
                 value = -1
                 for constant in child.get("inner", []):
@@ -175,38 +300,52 @@ def entries(include, set_name):
                         continue
                     explicit = integer_literal(constant)
                     value = explicit if explicit is not None else value + 1
-                    found[("enumerator", constant["name"])] = (
-                        str(value), type_name(constant["type"]["qualType"]))
+                    add(("enumerator", constant["name"]),
+                        (str(value), type_name(constant["type"]["qualType"])), file)
             elif kind == "VarDecl" and child["type"]["qualType"].startswith("const ") \
                     and "*" not in child["type"]["qualType"]:
-                constants[child["name"]] = child["type"]["qualType"]
-        return file
+                constants[child["name"]] = (child["type"]["qualType"], file)
 
-    walk(json.loads(result.stdout), None)
-    # Macros, with the file each is defined in: -dD keeps the #defines in
-    # the preprocessed output, between line markers naming their files.
-    # Object-like macros with a value only (a function-like one's name is
-    # followed by its parameters, an include guard has no value).
-    file, macros = None, []
-    for line in clang(include, ["-E", "-dD"], source(headers)).stdout.splitlines():
-        marker = re.match(r'^# \d+ "(.*)"', line)
-        if marker:
-            file = marker.group(1)
-            continue
-        match = re.match(r"#define (\w+) (.+)$", line)
-        if match and counts(file, include, prefix):
-            macros.append(match.group(1))
-    values = evaluate(include, headers, macros + sorted(constants))
-    for name in macros:
-        if name in values:
-            found[("macro", name)] = (str(values[name]), None)
-    for name, declared_type in constants.items():
-        if name in values:
-            found[("constant", name)] = (str(values[name]), declared_type)
+    split = units(include, headers) or [[]]
+    for index, unit in enumerate(split):
+        result = clang(include, ["-fsyntax-only", "-Xclang", "-ast-dump=json"], source(unit))
+        if result.returncode != 0:
+            sys.stderr.write(result.stderr)
+            return None
+        constants = {}
+        last["file"] = None
+        walk(json.loads(result.stdout))
+        # Macros, with the file each is defined in: -dD keeps the #defines in
+        # the preprocessed output, between line markers naming their files.
+        # Object-like macros with a value only (a function-like one's name is
+        # followed by its parameters, an include guard has no value).
+        file, macros = None, {}
+        for line in clang(include, ["-E", "-dD"], source(unit)).stdout.splitlines():
+            marker = re.match(r'^# \d+ "(.*)"', line)
+            if marker:
+                file = marker.group(1)
+                continue
+            match = re.match(r"#define (\w+) (.+)$", line)
+            if match and counts(file, include, prefix):
+                macros.setdefault(match.group(1), []).append(file)
+        values = evaluate(include, unit, list(macros) + sorted(constants))
+        for name, files in macros.items():
+            if name in values:
+                for file in files:
+                    add(("macro", name), (str(values[name]), None), file)
+        for name, (declared_type, file) in constants.items():
+            if name in values:
+                add(("constant", name), (str(values[name]), declared_type), file)
     for language, flags in LANGUAGES:
         compiled = clang(include, ["-fsyntax-only"], source(headers), flags).returncode == 0
         found[("compiles", language)] = ("yes" if compiled else "no", None)
-    return found
+    if file_lines:
+        for kind, name in list(found):
+            if kind in KINDS:
+                found[("header", name)] = (",".join(sorted(where[name])), None)
+            if kind == "function":
+                found[("parameters", name)] = (",".join(parameters[name]) or "(none)", None)
+    return found, split, unit_of
 
 
 def table(include, set_name):
@@ -290,16 +429,19 @@ def check(include, table_path, set_name, subset, ours_path):
     listed = {(row[0], row[1]) for row in every_row}
     rows = every_row
     ours = read_ours(ours_path) if ours_path else {}
-    declared = entries(include, set_name)
-    if declared is None:
+    scanned = scan(include, set_name)
+    if scanned is None:
         print("the headers under %s do not compile" % include)
         return 1
+    declared, split, unit_of = scanned
     names = {name for kind, name in declared if kind != "compiles"}
     if subset:
         rows = [row for row in rows if row[0] == "compiles" or row[1] in names]
     mismatched = 0
-    lines = source(SETS[set_name][0]).splitlines() + ["#include <type_traits>"]
-    owner = {}
+    # One C++ file of assertions per translation unit of the headers, each
+    # line's in the first that declares its name.
+    lines = [source(unit).splitlines() + ["#include <type_traits>"] for unit in split]
+    owner = [{} for unit in split]
     for row in rows:
         if row[0] == "compiles":
             actual = declared[("compiles", row[1])][0]
@@ -308,26 +450,45 @@ def check(include, table_path, set_name, subset, ours_path):
                       % (row[1], row[2], "does" if actual == "yes" else "does not"))
                 mismatched += 1
             continue
+        if row[0] in ("header", "parameters"):
+            actual = declared.get((row[0], row[1]))
+            if actual is None or actual[0] != row[2]:
+                print("does not match: %s %s %s (%s)" % (row[0], row[1], row[2],
+                      "not declared" if actual is None else
+                      ("declared in " if row[0] == "header" else "its parameters are ")
+                      + actual[0]))
+                mismatched += 1
+            continue
+        unit = unit_of.get(row[1], 0)
         for text in assertion(*row):
-            lines.append(text)
-            owner[len(lines)] = row
-    result = clang(include, ["-fsyntax-only", "-ferror-limit=0", "-w"], "\n".join(lines) + "\n")
+            lines[unit].append(text)
+            owner[unit][len(lines[unit])] = row
     failing = []
-    for match in re.finditer(r"^<stdin>:(\d+):\d+: error: (.*)$", result.stderr, re.M):
-        row = owner.get(int(match.group(1)))
-        if row is not None and row not in failing:
-            failing.append(row)
-            print("does not match: %s (%s)" % (" ".join(f for f in row if f), match.group(2)))
-    if result.returncode != 0 and not failing:
-        sys.stderr.write(result.stderr)
-        print("the check of the headers under %s does not compile" % include)
-        return 1
+    for unit in range(len(split)):
+        result = clang(include, ["-fsyntax-only", "-ferror-limit=0", "-w"],
+                       "\n".join(lines[unit]) + "\n")
+        found_failing = False
+        for match in re.finditer(r"^<stdin>:(\d+):\d+: error: (.*)$", result.stderr, re.M):
+            row = owner[unit].get(int(match.group(1)))
+            if row is not None:
+                found_failing = True
+                if row not in failing:
+                    failing.append(row)
+                    print("does not match: %s (%s)" % (" ".join(f for f in row if f),
+                                                       match.group(2)))
+        if result.returncode != 0 and not found_failing:
+            sys.stderr.write(result.stderr)
+            print("the check of the headers under %s does not compile" % include)
+            return 1
     mismatched += len(failing)
     # The other way: what the toolkit declares that the table does not.
     extra = 0
+    named = {name for kind, name in listed if kind in KINDS}
     for key in sorted(declared, key=lambda k: (ORDER[k[0]], k[1])):
         if key[0] == "compiles" or key in listed:
             continue
+        if key[0] in ("header", "parameters") and key[1] not in named:
+            continue  # the declaration itself is reported, or ours
         if key in ours:
             continue
         print("not in the reference: %s %s" % key)

@@ -4,8 +4,8 @@
   layout_toolkit.py layout RELEASE HEADERS TOOLKIT [NAME=LIBRARY | stub/NAME=STUB ...]
   layout_toolkit.py hidden RELEASE HEADERS OUT.map
 
-`layout` writes TOOLKIT the way a real toolkit (ascend-toolkit/latest) is laid
-out: the ACL headers under include/ and again under runtime/include/, the
+HEADERS is a folder of headers, or several joined by ':'. `layout` writes
+TOOLKIT the way a real toolkit (ascend-toolkit/latest) is laid out: the ACL headers under include/ and again under runtime/include/, the
 driver's header only under include/experiment/ascend_hal/driver/ (and not at
 all in 7.0, whose public header sets have none), each library NAME (e.g.
 libascendcl.so) linked into lib64/, runtime/lib64/ and both stub/ folders, and
@@ -63,12 +63,16 @@ def strip(text, release):
     return "".join(out), dropped
 
 
-def headers(root):
-    for directory, _, files in os.walk(root):
-        for name in sorted(files):
-            if name.endswith(".h"):
-                path = os.path.join(directory, name)
-                yield os.path.relpath(path, root), path
+def headers(roots):
+    """(relative path, path) of the headers under HEADERS: one folder, or
+    several joined by ':' (the sources' and the generated operator
+    headers')."""
+    for root in roots.split(os.pathsep):
+        for directory, _, files in sorted(os.walk(root)):
+            for name in sorted(files):
+                if name.endswith(".h"):
+                    path = os.path.join(directory, name)
+                    yield os.path.relpath(path, root), path
 
 
 def write(path, text):

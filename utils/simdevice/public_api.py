@@ -9,7 +9,8 @@
       function's return value can say failure, the stand-in says once on
       stderr that its function is not simulated (unless
       MSSIM_QUIET_UNSIMULATED=1) and returns that failure:
-      ACL_ERROR_API_NOT_SUPPORT for aclError, DRV_ERROR_NOT_SUPPORT for
+      ACL_ERROR_API_NOT_SUPPORT for aclError, ACLNN_ERR_PARAM_INVALID
+      (161002) for aclnnStatus, DRV_ERROR_NOT_SUPPORT for
       drvError_t, the module's HI_ERR_*_NOT_SUPPORT for hi_s32, NULL for
       pointers, the documented failure value of the few others that have one
       (FAILURE_VALUES). Where it cannot (numbers, enumerations, void), the
@@ -31,7 +32,8 @@
 Which library a header's functions are in, as in a real toolkit:
 acl/ops/acl_dvpp.h and acl/dvpp/* in libacl_dvpp.so, acl/ops/acl_cblas.h in
 libacl_cblas.so, acl/acl_op_compiler.h in libacl_op_compiler.so,
-acl/acl_prof.h in libmsprofiler.so, the driver's
+acl/acl_prof.h in libmsprofiler.so, the aclnn framework's aclnn/* in
+libnnopbase.so, the operators' aclnnop/* in libopapi.so, the driver's
 header in libascend_hal.so, every other acl/ header in libascendcl.so. The
 headers are read by clang (its JSON AST): whatever declares a function counts.
 """
@@ -61,14 +63,21 @@ def library_of(relative):
         return "libacl_op_compiler.so"
     if relative == "acl/acl_prof.h":
         return "libmsprofiler.so"
+    if relative.startswith("aclnn/"):
+        return "libnnopbase.so"
+    if relative.startswith("aclnnop/"):
+        return "libopapi.so"
     return "libascendcl.so"
 
 
 def headers(include):
-    """(relative path, absolute path) of every header under `include`."""
+    """(relative path, absolute path) of every header under `include`: one
+    folder, or several joined by ':' (the sources' and the generated operator
+    headers')."""
     found = []
-    for path in sorted(glob.glob(os.path.join(include, "**", "*.h"), recursive=True)):
-        found.append((os.path.relpath(path, include), os.path.realpath(path)))
+    for root in include.split(os.pathsep):
+        for path in sorted(glob.glob(os.path.join(root, "**", "*.h"), recursive=True)):
+            found.append((os.path.relpath(path, root), os.path.realpath(path)))
     return found
 
 
@@ -76,13 +85,22 @@ def declared(header, include_dirs):
     """The functions declared in `header` itself (not in what it includes),
     as (name, return type, whether it is a pointer, [parameter types],
     whether the first parameter is a pointer, variadic), in order."""
+    return declared_in([header], include_dirs)[header]
+
+
+def declared_in(paths, include_dirs):
+    """declared() of each header of `paths`, read in one parse: {path: [...]}.
+    (Hundreds of operator headers, one clang each, took minutes.)"""
     # As C++: acl/ops/acl_dvpp.h, like the real one, is not C.
     command = [CLANG, "-x", "c++", "-std=c++17", "-fsyntax-only", "-Xclang",
                "-ast-dump=json", "-DENABLE_DVPP_INTERFACE"]
     for directory in include_dirs:
         command += ["-I", directory]
-    ast = json.loads(subprocess.run(command + [header], check=True, capture_output=True,
-                                    text=True).stdout)
+    source = "".join('#include "%s"\n' % path for path in paths)
+    ast = json.loads(subprocess.run(command + ["-"], input=source, check=True,
+                                    capture_output=True, text=True).stdout)
+    wanted = set(paths)
+    by_header = {path: [] for path in paths}
     functions, seen, typedefs = [], set(), {}
     current = [None]  # clang names a location's file only when it changes
 
@@ -100,14 +118,15 @@ def declared(header, include_dirs):
         begin_file = current[0]
         note_file(span.get("end"))
         if (top and node.get("kind") == "FunctionDecl" and not node.get("isImplicit")
-                and begin_file and os.path.realpath(begin_file) == header
+                and begin_file and os.path.realpath(begin_file) in wanted
                 and node["name"] not in seen):
             seen.add(node["name"])
             parameters = [child["type"]["qualType"] for child in node.get("inner", [])
                           if child.get("kind") == "ParmVarDecl"]
             whole = node["type"]["qualType"]
             returns = whole[:whole.index("(")].strip()
-            functions.append((node["name"], returns, parameters, node.get("variadic", False)))
+            functions.append((os.path.realpath(begin_file), node["name"], returns, parameters,
+                              node.get("variadic", False)))
         if top and node.get("kind") == "TypedefDecl":
             typedefs[node["name"]] = node["type"].get("desugaredQualType",
                                                       node["type"]["qualType"])
@@ -129,13 +148,17 @@ def declared(header, include_dirs):
             spelled = typedefs[spelled].strip()
         return spelled.endswith("*") or spelled.endswith("*const") or "(*)" in spelled
 
-    return [(name, returns, is_pointer(returns), parameters,
-             bool(parameters) and is_pointer(parameters[0]), variadic)
-            for name, returns, parameters, variadic in functions]
+    for path, name, returns, parameters, variadic in functions:
+        by_header[path].append((name, returns, is_pointer(returns), parameters,
+                                bool(parameters) and is_pointer(parameters[0]), variadic))
+    return by_header
 
 
 def include_dirs(include):
-    return [include, os.path.join(include, "experiment", "ascend_hal")]
+    dirs = []
+    for root in include.split(os.pathsep):
+        dirs += [root, os.path.join(root, "experiment", "ascend_hal")]
+    return dirs
 
 
 # hi_mpi's "not supported", by the module a function belongs to: the
@@ -167,6 +190,10 @@ def failure(name, returns, pointer):
         return "ACL_ERROR_API_NOT_SUPPORT"
     if returns == "drvError_t":
         return "DRV_ERROR_NOT_SUPPORT"
+    if returns == "aclnnStatus":
+        # What an operator returns for what it does not support (the
+        # framework's status codes are in no public header).
+        return "161002"
     if returns == "hi_s32":
         for prefix, code in HI_NOT_SUPPORTED:
             if name.startswith(prefix):
@@ -216,9 +243,9 @@ def stubs(library, include, out):
               "}",
               ""]
     count = 0
+    found = declared_in([path for _, path in mine], include_dirs(include))
     for _, path in mine:
-        for name, returns, pointer, parameters, first_pointer, variadic in declared(
-                path, include_dirs(include)):
+        for name, returns, pointer, parameters, first_pointer, variadic in found[path]:
             arguments = ", ".join("__typeof__(%s) a%d" % (t, i) for i, t in enumerate(parameters))
             if variadic:
                 arguments += ", ..."
@@ -274,11 +301,18 @@ def interface(toolkit):
     """{library: {name: (return type, pointer)}} of what the toolkit's
     headers declare."""
     include = os.path.join(toolkit, "include")
-    by_library = {}
+    paths = {}
     for relative, path in headers(include):
-        functions = by_library.setdefault(library_of(relative), {})
-        for name, returns, pointer, _, _, _ in declared(path, include_dirs(include)):
-            functions[name] = (returns, pointer)
+        paths.setdefault(library_of(relative), []).append(path)
+    by_library = {}
+    for library, library_paths in paths.items():
+        # One parse per library: its headers compile together (its stand-ins
+        # include them all).
+        found = declared_in(library_paths, include_dirs(include))
+        functions = by_library.setdefault(library, {})
+        for path in library_paths:
+            for name, returns, pointer, _, _, _ in found[path]:
+                functions[name] = (returns, pointer)
     return by_library
 
 
@@ -369,7 +403,9 @@ def counts_in(readme, toolkit, update):
 
 def main():
     if len(sys.argv) == 5 and sys.argv[1] == "stubs":
-        stubs(sys.argv[2], os.path.realpath(sys.argv[3]), sys.argv[4])
+        stubs(sys.argv[2], os.pathsep.join(os.path.realpath(root)
+                                       for root in sys.argv[3].split(os.pathsep)),
+          sys.argv[4])
         return 0
     if len(sys.argv) == 3 and sys.argv[1] == "check":
         return check(sys.argv[2])

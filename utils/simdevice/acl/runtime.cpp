@@ -60,9 +60,13 @@ aclError noCurrentDevice(const char *api) {
               "no device is set on this thread");
 }
 
-aclError fail(aclError code, const char *api, const std::string &message) {
+void recordErrorMessage(const char *api, const std::string &message, int code) {
   RecentError = std::string(api) + ": " + message + " (error " +
                 std::to_string(code) + ")";
+}
+
+aclError fail(aclError code, const char *api, const std::string &message) {
+  recordErrorMessage(api, message, code);
   LastError = code;
   return code;
 }

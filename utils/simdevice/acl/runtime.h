@@ -209,6 +209,11 @@ MSSIM_SHARED bool writeDevice(void *to, const std::vector<uint8_t> &bytes);
 /// Records the message aclGetRecentErrMsg returns and passes `code` through.
 MSSIM_SHARED aclError fail(aclError code, const char *api,
                            const std::string &message);
+/// Records the message aclGetRecentErrMsg returns for a failure of `api`
+/// with `code`, not an ACL error (aclrtGetLastError does not see it): what
+/// the libraries above the runtime (aclnn) report their failures through.
+MSSIM_SHARED void recordErrorMessage(const char *api,
+                                     const std::string &message, int code);
 /// fail() for a call that needs the thread's current device (or context)
 /// and has none: ACL_ERROR_RT_CONTEXT_NULL.
 MSSIM_SHARED aclError noCurrentDevice(const char *api);
