@@ -11,6 +11,7 @@
 #include <map>
 #include <regex>
 #include <sstream>
+#include <utility>
 
 namespace json = boost::json;
 
@@ -225,10 +226,10 @@ public:
         !string(*object, "family", what, &familyName))
       return false;
     std::optional<Role> named = roleNamed(role);
-    if (!named)
+    if (!named || *named == Role::Consume)
       return fail(what +
-                  ": role must be alloc, free, acquire, release or access, "
-                  "not \"" +
+                  ": role must be alloc, free, acquire, release, access or "
+                  "retain, not \"" +
                   role + "\"");
     function.role = *named;
     auto family =
@@ -363,10 +364,98 @@ public:
                       "space flag parameter", &function.spaceFlagParam, &param))
         return false;
 
+    if (const json::value *ownsValue = object->if_contains("owns")) {
+      const json::object *owns =
+          paramField(*ownsValue, function, what, "owns", "param",
+                     "owned parameter", &function.ownsParam, &param);
+      std::string count, ownedFamily;
+      if (!owns || !string(*owns, "count", what + " owns", &count) ||
+          !string(*owns, "family", what + " owns", &ownedFamily))
+        return false;
+      function.ownsCountParam = paramIndex(function, count);
+      if (function.ownsCountParam < 0)
+        return fail(what + ": owned count \"" + count +
+                    "\" is not in the signature");
+      if (!isAcquiring(function.role) || family->kind != Kind::Resource)
+        return fail(what + ": \"owns\" belongs to a resource's acquisition");
+      if (!isPointerType(function.params[function.ownsParam].type) ||
+          isPointerType(function.params[function.ownsCountParam].type))
+        return fail(what + ": \"owns\" needs an array of handles and a "
+                           "count passed in");
+      // Resolved once every function is read (resolveImplicitReleases).
+      OwnedFamilies.emplace_back(functions.size(), ownedFamily);
+    }
+
     if (isAcquiring(function.role) && function.handleFrom == HandleFrom::None &&
         !function.recordedByCallee)
       family->hasHandle = false;
     functions.push_back(std::move(function));
+    return true;
+  }
+
+  /// "operators": the operator rule (catalog.h), whose two entries are
+  /// appended to the functions.
+  bool parseOperators(const json::value &value, Catalog &catalog,
+                      OperatorRule &rule, std::vector<Family> &families,
+                      std::vector<Function> &functions) {
+    (void)catalog;
+    const json::object *object = this->object(value, "\"operators\"");
+    std::string familyName;
+    if (!object || !string(*object, "family", "\"operators\"", &familyName) ||
+        !string(*object, "prefix", "\"operators\"", &rule.prefix) ||
+        !string(*object, "prepare_suffix", "\"operators\"",
+                &rule.prepareSuffix) ||
+        !string(*object, "executor_type", "\"operators\"", &rule.executorType))
+      return false;
+    auto family =
+        std::find_if(families.begin(), families.end(),
+                     [&](const Family &f) { return f.name == familyName; });
+    if (family == families.end())
+      return fail("\"operators\": unknown family \"" + familyName + "\"");
+    if (family->kind != Kind::Resource || !family->handleIsPointer)
+      return fail("\"operators\": family '" + familyName +
+                  "' must be a resource family whose handles are addresses");
+    for (const Function &function : functions)
+      if (function.name.compare(0, rule.prefix.size(), rule.prefix) == 0 &&
+          rule.partOf(function.name, {}) != OperatorPart::None)
+        return fail("function '" + function.name +
+                    "' is an operator's: the operator rule covers it");
+    rule.family = static_cast<unsigned>(family - families.begin());
+    family->operatorHandles = true;
+    std::string executor = rule.executorType;
+    auto entry = [&](OperatorPart part, const std::string &name, Role role,
+                     std::vector<Param> params, int handleParam) {
+      Function function;
+      function.name = name;
+      function.returnType = "aclnnStatus";
+      function.params = std::move(params);
+      function.role = role;
+      function.family = rule.family;
+      function.handleFrom =
+          part == OperatorPart::Prepare ? HandleFrom::Out : HandleFrom::Param;
+      function.handleParam = handleParam;
+      function.success = SuccessRule::Equals;
+      function.successValue = 0;
+      function.operatorPart = part;
+      functions.push_back(std::move(function));
+      return static_cast<unsigned>(functions.size() - 1);
+    };
+    rule.prepare = entry(
+        OperatorPart::Prepare, rule.prefix + "*" + rule.prepareSuffix,
+        Role::Acquire,
+        {{"uint64_t *", "workspaceSize"}, {executor + " **", "executor"}}, 1);
+    rule.run = entry(OperatorPart::Run, rule.prefix + "*", Role::Consume,
+                     {{"void *", "workspace"},
+                      {"uint64_t", "workspaceSize"},
+                      {executor + " *", "executor"},
+                      {"aclrtStream", "stream"}},
+                     2);
+    rule.present = true;
+    for (const Function &function : functions)
+      if (function.role == Role::Retain && function.family != rule.family)
+        return fail("function '" + function.name +
+                    "': role retain belongs to the operator rule's family '" +
+                    familyName + "'");
     return true;
   }
 
@@ -495,9 +584,10 @@ public:
     return true;
   }
 
-  /// Checks the families' implicit releases against the functions.
+  /// Checks the families' implicit releases against the functions, and
+  /// finds the release function of each family an acquisition "owns".
   bool resolveImplicitReleases(std::vector<Family> &families,
-                               const std::vector<Function> &functions) {
+                               std::vector<Function> &functions) {
     for (Family &family : families) {
       std::string what = "family '" + family.name + "'";
       for (ImplicitRelease &release : family.implicitReleases) {
@@ -516,6 +606,24 @@ public:
         release.functionIndex =
             static_cast<unsigned>(function - functions.begin());
       }
+    }
+    for (const auto &[index, familyName] : OwnedFamilies) {
+      Function &owner = functions[index];
+      std::string what = "function '" + owner.name + "'";
+      auto owned =
+          std::find_if(families.begin(), families.end(),
+                       [&](const Family &f) { return f.name == familyName; });
+      if (owned == families.end())
+        return fail(what + ": owns handles of unknown family \"" + familyName +
+                    "\"");
+      unsigned ownedIndex = static_cast<unsigned>(owned - families.begin());
+      for (size_t i = 0; i < functions.size() && owner.ownsRelease < 0; ++i)
+        if (functions[i].family == ownedIndex &&
+            functions[i].role == Role::Release)
+          owner.ownsRelease = static_cast<int>(i);
+      if (owner.ownsRelease < 0)
+        return fail(what + ": family '" + familyName +
+                    "' it owns has no release function");
     }
     for (const Function &function : functions) {
       const Family &family = families[function.family];
@@ -539,6 +647,8 @@ public:
 private:
   std::string Source;
   std::string *Error;
+  // Functions with "owns", by index, and the family they own.
+  std::vector<std::pair<size_t, std::string>> OwnedFamilies;
 };
 
 } // namespace
@@ -627,6 +737,18 @@ std::optional<Catalog> Catalog::parse(const std::string &text,
   for (const json::value &function : functions->as_array())
     if (!parser.parseFunction(function, catalog.Families, catalog.Functions))
       return std::nullopt;
+  if (const json::value *operators = object->if_contains("operators")) {
+    if (!parser.parseOperators(*operators, catalog, catalog.Operators,
+                               catalog.Families, catalog.Functions))
+      return std::nullopt;
+  } else {
+    for (const Function &function : catalog.Functions)
+      if (function.role == Role::Retain) {
+        parser.fail("function '" + function.name +
+                    "': role retain needs the operator rule (\"operators\")");
+        return std::nullopt;
+      }
+  }
   if (!parser.resolveImplicitReleases(catalog.Families, catalog.Functions))
     return std::nullopt;
   if (catalog.Functions.size() > kMaxCatalogFunctions ||
@@ -680,6 +802,10 @@ loadCatalogs(const std::string &builtin,
 
 bool Catalog::merge(const Catalog &addition, const std::string &source,
                     std::string *error) {
+  if (addition.Operators.present) {
+    *error = source + ": \"operators\" is for the built-in catalog only";
+    return false;
+  }
   if (Functions.size() + addition.Functions.size() > kMaxCatalogFunctions ||
       Families.size() + addition.Families.size() > kMaxCatalogFamilies) {
     *error = source + ": with the catalog it adds to, more than " +
@@ -724,6 +850,11 @@ bool Catalog::merge(const Catalog &addition, const std::string &source,
                "': \"role\": \"access\" is for the built-in catalog only";
       return false;
     }
+    if (function.ownsParam >= 0) {
+      *error = source + ": function '" + function.name +
+               "': \"owns\" is for the built-in catalog only";
+      return false;
+    }
     if (function.memoryDeviceParam >= 0) {
       // Only the interposers pass a device; an addition's wrapper does not.
       *error = source + ": function '" + function.name +
@@ -738,6 +869,63 @@ bool Catalog::merge(const Catalog &addition, const std::string &source,
     if (std::find(Headers.begin(), Headers.end(), header) == Headers.end())
       Headers.push_back(header);
   return true;
+}
+
+namespace {
+
+/// A type as the compiler spells it, without spaces and without a
+/// top-level const of a value ("const aclrtStream stream" passes an
+/// aclrtStream): "aclOpExecutor**", "uint64_t".
+std::string compact(const std::string &type) {
+  std::string out;
+  for (char c : type)
+    if (c != ' ')
+      out += c;
+  if (out.compare(0, 5, "const") == 0 && out.find('*') == std::string::npos)
+    out.erase(0, 5);
+  return out;
+}
+
+bool endsWith(const std::string &text, const std::string &suffix) {
+  return text.size() >= suffix.size() &&
+         text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+} // namespace
+
+OperatorPart
+OperatorRule::partOf(const std::string &name,
+                     const std::vector<std::string> &paramTypes) const {
+  if (name.size() <= prefix.size() ||
+      name.compare(0, prefix.size(), prefix) != 0)
+    return OperatorPart::None;
+  // With no types (a name alone: a catalog entry checked against the rule),
+  // the name decides.
+  bool typed = !paramTypes.empty();
+  if (endsWith(name, prepareSuffix) &&
+      name.size() > prefix.size() + prepareSuffix.size()) {
+    if (!typed)
+      return OperatorPart::Prepare;
+    size_t n = paramTypes.size();
+    if (n >= 2 && compact(paramTypes[n - 1]) == executorType + "**" &&
+        compact(paramTypes[n - 2]) == "uint64_t*")
+      return OperatorPart::Prepare;
+    return OperatorPart::None;
+  }
+  if (!typed)
+    return OperatorPart::None;
+  if (paramTypes.size() == 4 && compact(paramTypes[0]) == "void*" &&
+      compact(paramTypes[1]) == "uint64_t" &&
+      compact(paramTypes[2]) == executorType + "*" &&
+      compact(paramTypes[3]) == "aclrtStream")
+    return OperatorPart::Run;
+  return OperatorPart::None;
+}
+
+std::string OperatorRule::operatorOf(const std::string &function) const {
+  if (endsWith(function, prepareSuffix))
+    return function.substr(0, function.size() - prepareSuffix.size());
+  return function;
 }
 
 const Function *Catalog::findFunction(const std::string &name) const {

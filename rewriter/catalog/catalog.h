@@ -31,7 +31,10 @@ namespace msledger {
 
 enum class Level { Device, Cann };
 enum class Kind { Memory, Resource };
-enum class Role { Alloc, Free, Acquire, Release, Access };
+/// Retain and Consume are the operator rule's (Catalog::operators()): a
+/// retained handle (an executor made repeatable) is not released by the
+/// calls that consume the others (an operator's phase 2).
+enum class Role { Alloc, Free, Acquire, Release, Access, Retain, Consume };
 enum class HandleFrom { Out, Param, Return, None };
 enum class SuccessRule { Equals, NonNull, Always };
 
@@ -39,7 +42,7 @@ inline bool isAcquiring(Role role) {
   return role == Role::Alloc || role == Role::Acquire;
 }
 inline bool isReleasing(Role role) {
-  return role == Role::Free || role == Role::Release;
+  return role == Role::Free || role == Role::Release || role == Role::Consume;
 }
 
 // The catalog's spellings of levels, kinds and roles, and back: one table for
@@ -62,6 +65,10 @@ inline const char *roleName(Role role) {
     return "release";
   case Role::Access:
     return "access";
+  case Role::Retain:
+    return "retain";
+  case Role::Consume:
+    return "consume";
   }
   return "?";
 }
@@ -109,8 +116,8 @@ inline std::optional<Kind> kindNamed(std::string_view name) {
   return std::nullopt;
 }
 inline std::optional<Role> roleNamed(std::string_view name) {
-  for (Role role :
-       {Role::Alloc, Role::Free, Role::Acquire, Role::Release, Role::Access})
+  for (Role role : {Role::Alloc, Role::Free, Role::Acquire, Role::Release,
+                    Role::Access, Role::Retain, Role::Consume})
     if (name == roleName(role))
       return role;
   return std::nullopt;
@@ -146,6 +153,9 @@ struct Family {
   bool handleIsPointer =
       true; // "handle": "address" (default) or "id" (device id, model id)
   bool hasHandle = true; // false when the acquire hands out nothing (aclInit)
+  /// The operator rule's family: its handles (executors) belong to an
+  /// operator, which reports name ("executor of aclnnAdd").
+  bool operatorHandles = false;
   unsigned nameSpaceIndex = 0;
   // "released_implicitly_by", at most two. A family released per device
   // keeps the device of each handle where a size would be.
@@ -208,6 +218,11 @@ struct AccessParams {
   }
 };
 
+/// Which part of the operator rule a function is (Catalog::operators()):
+/// the rule's two entries stand for every operator's phase 1 (Prepare,
+/// "aclnn*GetWorkspaceSize") and phase 2 (Run, "aclnn*").
+enum class OperatorPart { None, Prepare, Run };
+
 struct Function {
   std::string name;
   std::string returnType;
@@ -233,9 +248,44 @@ struct Function {
   /// For "role": "access": the ranges checked against live and freed memory
   /// of the family's level (any memory family of it), before the call.
   AccessParams access;
+  /// An entry of the operator rule, standing for many functions: no
+  /// interposer or wrapper of its own (see OperatorRule).
+  OperatorPart operatorPart = OperatorPart::None;
+  /// "owns": an acquisition that takes over the handles of another family
+  /// passed in an array (aclCreateTensorList's tensors, which the list
+  /// destroys): on success each non-null one is released, by the call, as
+  /// that family's release function (ownsRelease, an index) would.
+  int ownsParam = -1, ownsCountParam = -1, ownsRelease = -1;
 
   /// "aclError aclrtMalloc(void **devPtr, size_t size, ...)"
   std::string signature() const;
+};
+
+/// The two-phase operator API (aclnn): "operators" in the catalog. Every
+/// function named PREFIX...SUFFIX whose last two parameters are
+/// `uint64_t *` (the workspace size) and `EXECUTOR **` is an operator's
+/// phase 1: on success it acquires the executor written through its last
+/// parameter, in `family`. The function named PREFIX...(the same operator)
+/// taking (void *workspace, uint64_t workspaceSize, EXECUTOR *executor,
+/// aclrtStream stream) is its phase 2: it consumes the executor -- releases
+/// it, whether it succeeds or not, unless a function of role "retain"
+/// (aclSetAclOpExecutorRepeatable) retained it; a retained executor is
+/// released by the family's release (aclDestroyAclOpExecutor). No operator
+/// is listed: the rule covers those of any toolkit release.
+struct OperatorRule {
+  bool present = false;
+  std::string prefix;        // "aclnn"
+  std::string prepareSuffix; // "GetWorkspaceSize"
+  std::string executorType;  // "aclOpExecutor"
+  unsigned family = 0;
+  unsigned prepare = 0, run = 0; // the rule's entries among the functions
+
+  /// The part a function of this name and parameter types (as the compiler
+  /// spells them, "aclOpExecutor **") is of, OperatorPart::None if none.
+  OperatorPart partOf(const std::string &name,
+                      const std::vector<std::string> &paramTypes) const;
+  /// "aclnnAdd" of "aclnnAddGetWorkspaceSize" and of "aclnnAdd".
+  std::string operatorOf(const std::string &function) const;
 };
 
 class Catalog {
@@ -253,6 +303,7 @@ public:
   const std::vector<Function> &functions() const { return Functions; }
   const std::vector<std::string> &nameSpaces() const { return NameSpaces; }
   const Function *findFunction(const std::string &name) const;
+  const OperatorRule &operators() const { return Operators; }
   /// Appends a catalog's families and functions (a project's additions). A
   /// family or function both catalogs define is an error naming it.
   bool merge(const Catalog &addition, const std::string &source,
@@ -266,6 +317,7 @@ private:
   std::vector<Family> Families;
   std::vector<Function> Functions;
   std::vector<std::string> NameSpaces;
+  OperatorRule Operators;
 };
 
 /// The catalog at `builtin` with the catalogs at `additionPaths` merged in,

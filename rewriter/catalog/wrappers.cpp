@@ -52,12 +52,33 @@ std::string wrapperStatements(const Catalog &catalog, const Function &f,
         << "      msledger_record_access(msledger_api_, msledger_site_, "
         << accessArguments(f, args) << ");\n"
         << "    " << call;
+  } else if (f.role == Role::Retain) {
+    out << "    " << call << "    if ("
+        << successCondition(f, "msledger_result_") << ")\n"
+        << "      msledger_record_retain(msledger_api_, " << handle
+        << ", msledger_site_);\n";
   } else if (isAcquiring(f.role)) {
     out << "    " << call << "    if ("
         << successCondition(f, "msledger_result_") << ")\n"
         << "      msledger_record_acquire(msledger_api_, " << handle << ", "
         << sizeExpression(f, args) << ", " << spaceExpression(catalog, f, args)
         << ", msledger_site_);\n";
+    if (f.ownsParam >= 0) {
+      // What the new handle takes over is released by the call ("owns").
+      const std::string &array = args[f.ownsParam];
+      out << "    if ((" << successCondition(f, "msledger_result_") << ") && "
+          << array << ") {\n"
+          << "      uint64_t msledger_i_;\n"
+          << "      for (msledger_i_ = 0; msledger_i_ < (uint64_t)("
+          << args[f.ownsCountParam] << "); ++msledger_i_)\n"
+          << "        if (" << array << "[msledger_i_])\n"
+          << "          msledger_record_release(msledger_api_index_hint("
+          << f.ownsRelease << ", "
+          << quoted(catalog.functions()[f.ownsRelease].name)
+          << "), (uint64_t)(uintptr_t)" << array
+          << "[msledger_i_], 1, msledger_site_);\n"
+          << "    }\n";
+    }
   } else {
     // A null pointer is no release (free(NULL)); other handles are checked.
     std::string guard = nullIsNoRelease(catalog, f)
@@ -346,14 +367,34 @@ struct Access<R (*)(P...), Function, Index, Write, WritePitch, Read, ReadPitch, 
   }
 };
 
-/* Handle: 0 none, 1 written through parameter HandleParam, 2 passed in it, 3 returned. */
-template <class F, F Function, int Index, bool Acquires, int Handle, int HandleParam, int SizeParam,
-          int SpaceFlagParam, int Space, int Rule, long long Expected, bool NullIsNoRelease>
+/* "owns": after an acquisition, the handles in array parameter Param (Count
+ * of them) are released, as the built-in API OwnsApi would. */
+template <int Param, int Count, int OwnsApi> struct Owned {
+  template <class... A> static void release(const msledger_site *site, A &...args) {
+    auto array = At<Param>::get(args...);
+    if (!array)
+      return;
+    uint64_t n = Arg<Count, false>::value(args...);
+    for (uint64_t i = 0; i < n; ++i)
+      if (array[i])
+        msledger_record_release(OwnsApi, bits(array[i]), 1, site);
+  }
+};
+template <int Count, int OwnsApi> struct Owned<-1, Count, OwnsApi> {
+  template <class... A> static void release(const msledger_site *, A &...) {}
+};
+
+/* Mode: 0 a release, 1 an acquisition, 2 a retain. Handle: 0 none, 1 written
+ * through parameter HandleParam, 2 passed in it, 3 returned. */
+template <class F, F Function, int Index, int Mode, int Handle, int HandleParam, int SizeParam,
+          int SpaceFlagParam, int Space, int Rule, long long Expected, bool NullIsNoRelease,
+          int OwnsParam = -1, int OwnsCount = -1, int OwnsApi = -1>
 struct Api;
-template <class R, class... P, R (*Function)(P...), int Index, bool Acquires, int Handle, int HandleParam,
-          int SizeParam, int SpaceFlagParam, int Space, int Rule, long long Expected, bool NullIsNoRelease>
-struct Api<R (*)(P...), Function, Index, Acquires, Handle, HandleParam, SizeParam, SpaceFlagParam, Space, Rule,
-           Expected, NullIsNoRelease> {
+template <class R, class... P, R (*Function)(P...), int Index, int Mode, int Handle, int HandleParam,
+          int SizeParam, int SpaceFlagParam, int Space, int Rule, long long Expected, bool NullIsNoRelease,
+          int OwnsParam, int OwnsCount, int OwnsApi>
+struct Api<R (*)(P...), Function, Index, Mode, Handle, HandleParam, SizeParam, SpaceFlagParam, Space, Rule,
+           Expected, NullIsNoRelease, OwnsParam, OwnsCount, OwnsApi> {
   typedef Arg<(Handle == 1 || Handle == 2) ? HandleParam : -1, Handle == 1> HandleArg;
   const char *name;
   R operator()(const msledger_site *site, P... args) const {
@@ -361,13 +402,18 @@ struct Api<R (*)(P...), Function, Index, Acquires, Handle, HandleParam, SizePara
     Result<R> result;
     if (throughInterposer(api, site, result, Function, args...))
       return result.get();
-    if (Acquires) {
+    if (Mode == 2) {
+      result.call(Function, args...);
+      if (result.succeeded(Rule, Expected))
+        msledger_record_retain(api, HandleArg::value(args...), site);
+    } else if (Mode == 1) {
       result.call(Function, args...);
       if (result.succeeded(Rule, Expected)) {
         uint64_t handle = Handle == 3 ? result.handle() : HandleArg::value(args...);
         msledger_space space = SpaceFlagParam >= 0
             ? msledger_driver_space(Arg<SpaceFlagParam, false>::value(args...)) : (msledger_space)Space;
         msledger_record_acquire(api, handle, Arg<SizeParam, false>::value(args...), space, site);
+        Owned<OwnsParam, OwnsCount, OwnsApi>::release(site, args...);
       }
     } else {
       uint64_t handle = HandleArg::value(args...);
@@ -380,6 +426,41 @@ struct Api<R (*)(P...), Function, Index, Acquires, Handle, HandleParam, SizePara
         msledger_release_end(&state, result.succeeded(Rule, Expected));
     }
     return result.get();
+  }
+};
+
+/* The catalog's operator rule (aclnn): an operator's phase 1 and phase 2,
+ * which no catalog entry names. msrewrite defines msledger_NAME in the file
+ * that calls NAME, as an object of one of these bound to &NAME
+ * (operatorWrapper), so that the arguments convert as NAME(args) converts
+ * them. The wrapper records the call itself; an interposer of NAME, if
+ * msledger has one, records nothing inside it. */
+template <class F, F Function> struct OperatorPrepare;
+template <class R, class... P, R (*Function)(P...)> struct OperatorPrepare<R (*)(P...), Function> {
+  const char *name;
+  R operator()(const msledger_site *site, P... args) const {
+    msledger_operator_enter();
+    R status = Function(args...);
+    msledger_operator_leave();
+    /* The executor: written through the last parameter; the workspace's
+     * size through the one before. */
+    auto executor = At<sizeof...(P) - 1>::get(args...);
+    auto workspace = At<sizeof...(P) - 2>::get(args...);
+    if (status == 0)
+      msledger_operator_prepared(name, executor ? bits(*executor) : 0, workspace ? (uint64_t)*workspace : 0,
+                                 site);
+    return status;
+  }
+};
+template <class F, F Function> struct OperatorRun;
+template <class R, class... P, R (*Function)(P...)> struct OperatorRun<R (*)(P...), Function> {
+  const char *name;
+  R operator()(const msledger_site *site, P... args) const {
+    msledger_operator_run(name, bits(At<2>::get(args...)), site);
+    msledger_operator_enter();
+    R status = Function(args...);
+    msledger_operator_leave();
+    return status;
   }
 };
 } /* namespace msledger_track_ */
@@ -432,13 +513,19 @@ std::string cxxWrapper(const Catalog &catalog, const Function &f,
              : f.success == SuccessRule::NonNull ? 1
                                                  : 2;
   out << "(msledger_track_::Api<decltype(&" << f.name << "), &" << f.name
-      << ", " << index << ", " << (isAcquiring(f.role) ? "true" : "false")
+      << ", " << index << ", "
+      << (isAcquiring(f.role)      ? 1
+          : f.role == Role::Retain ? 2
+                                   : 0)
       << ", " << handle << ", " << f.handleParam << ", " << sizeParameter(f)
       << ", " << f.spaceFlagParam << ", "
       << spaceEnumerator(catalog.familyOf(f).memorySpace()) << ", " << rule
       << ", " << f.successValue << "LL, "
-      << (nullIsNoRelease(catalog, f) ? "true" : "false") << ">{"
-      << quoted(f.name) << "})";
+      << (nullIsNoRelease(catalog, f) ? "true" : "false");
+  if (f.ownsParam >= 0)
+    out << ", " << f.ownsParam << ", " << f.ownsCountParam << ", "
+        << f.ownsRelease;
+  out << ">{" << quoted(f.name) << "})";
   return out.str();
 }
 
@@ -446,6 +533,8 @@ std::string cxxWrapper(const Catalog &catalog, const Function &f,
 
 std::string trackingMacro(const Catalog &catalog, size_t index) {
   const Function &f = catalog.functions()[index];
+  if (f.operatorPart != OperatorPart::None)
+    return ""; // no function of that name: operatorWrapper() per operator
   std::ostringstream out;
   std::string cxx = cxxWrapper(catalog, f, index);
   if (!cxx.empty())
@@ -486,6 +575,13 @@ std::string trackingMacro(const Catalog &catalog, size_t index) {
   out << "#define " << inner << "(msledger_s_" << params << ") "
       << macroBody(body.str()) << (cxx.empty() ? "\n" : "\n#endif\n");
   return out.str();
+}
+
+std::string operatorWrapper(OperatorPart part, const std::string &name) {
+  return std::string("static const msledger_track_::") +
+         (part == OperatorPart::Prepare ? "OperatorPrepare" : "OperatorRun") +
+         "<decltype(&" + name + "), &" + name + "> msledger_" + name + " = {" +
+         quoted(name) + "};\n";
 }
 
 std::string trackingWrapper(const Catalog &catalog, const Function &f) {

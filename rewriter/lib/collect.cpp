@@ -120,12 +120,14 @@ public:
       }
       name = ref->getDecl()->getNameAsString();
       nameLoc = ref->getLocation();
+      Part = operatorPart(dyn_cast<FunctionDecl>(ref->getDecl()));
     } else if (const auto *lookup = dyn_cast<UnresolvedLookupExpr>(callee)) {
       // A dependent call in a template: found by name, as the compiler will.
       name = lookup->getName().getAsString();
       if (!Catalog_.findFunction(name) || lookup->getQualifier())
         return true;
       nameLoc = lookup->getNameLoc();
+      Part = OperatorPart::None;
     } else {
       return true;
     }
@@ -161,10 +163,23 @@ private:
   bool isCatalogFunction(const ValueDecl *decl) {
     const auto *function = dyn_cast_or_null<FunctionDecl>(decl);
     if (!function ||
-        !function->getDeclContext()->getRedeclContext()->isTranslationUnit())
+        !function->getDeclContext()->getRedeclContext()->isTranslationUnit() ||
+        !function->getIdentifier())
       return false;
-    return function->getIdentifier() &&
-           Catalog_.findFunction(function->getName().str());
+    return Catalog_.findFunction(function->getName().str()) ||
+           operatorPart(function) != OperatorPart::None;
+  }
+
+  /// The part of the operator rule a function is, by its name and its
+  /// parameters' types as declared (typedefs kept: "aclOpExecutor **").
+  OperatorPart operatorPart(const FunctionDecl *function) {
+    const OperatorRule &rule = Catalog_.operators();
+    if (!rule.present || !function->getIdentifier())
+      return OperatorPart::None;
+    std::vector<std::string> types;
+    for (const ParmVarDecl *param : function->parameters())
+      types.push_back(param->getType().getAsString());
+    return rule.partOf(function->getName().str(), types);
   }
 
   std::string fileOf(SourceLocation loc) {
@@ -297,6 +312,7 @@ private:
     }
     CallSite site;
     site.callee = name;
+    site.operatorPart = Part;
     site.nameOffset = SM.getFileOffset(nameSpelling);
     site.parenOffset = SM.getFileOffset(next->getLocation());
     site.hasArguments =
@@ -337,6 +353,8 @@ private:
   std::string Root;
   TranslationUnitSites &Out;
   std::set<const Expr *> CallRefs;
+  // The operator part of the call being recorded (VisitCallExpr).
+  OperatorPart Part = OperatorPart::None;
   std::vector<std::string> Functions;    // enclosing functions, innermost last
   std::vector<std::string> FunctionUsrs; // the same, by USR
   std::vector<bool> ConstexprFunctions;  // the same: constexpr or not

@@ -25,6 +25,8 @@
 #ifndef MSLEDGER_REWRITER_INSTRUMENT_H
 #define MSLEDGER_REWRITER_INSTRUMENT_H
 
+#include "catalog.h"
+
 #include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <cstdint>
@@ -54,6 +56,9 @@ struct CallSite {
   // past the call's ')'.
   bool frame = false;
   unsigned endOffset = 0;
+  // A call of an operator's phase 1 or phase 2 (the catalog's operator
+  // rule): its wrapper is defined in the file, as a catalog addition's is.
+  OperatorPart operatorPart = OperatorPart::None;
 };
 
 /// Wrapper definitions to insert at offsets of the original (catalog

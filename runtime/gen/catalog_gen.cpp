@@ -1,6 +1,6 @@
 //===- catalog_gen.cpp - Generates msledger's tables and interposers -----===//
 //
-// msledger-catalog-gen CATALOG TABLE_INC INTERPOSERS_CPP TRACK_H
+// msledger-catalog-gen CATALOG TABLE_INC INTERPOSERS_CPP TRACK_H [OPERATORS]
 //
 // Reads the catalog and writes, at build time,
 //   TABLE_INC        X-macro rows of namespaces, families and functions that
@@ -12,6 +12,11 @@
 //   TRACK_H          msledger/track.h: one tracking wrapper per function,
 //                    msledger_NAME(site, args...), that msrewrite calls in
 //                    place of NAME(args...).
+// With OPERATORS (gen/operator_functions.py's list of the functions a
+// toolkit's operator headers declare), INTERPOSERS_CPP also interposes each
+// of them that the catalog's operator rule covers: every operator's phase 1
+// and phase 2 of the toolkit msledger is built against. (msrewrite covers
+// any toolkit's, by the rule alone.)
 // so that an API is added to msledger by adding it to the catalog. The
 // three files are written beside their places first and renamed over them
 // only when all three are written: on any problem none is replaced, the
@@ -25,6 +30,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <sstream>
 #include <utility>
 
@@ -44,6 +50,10 @@ const char *roleEnum(Role role) {
     return "Role::Release";
   case Role::Access:
     return "Role::Access";
+  case Role::Retain:
+    return "Role::Retain";
+  case Role::Consume:
+    return "Role::Consume";
   }
   return "";
 }
@@ -51,8 +61,8 @@ const char *roleEnum(Role role) {
 std::string table(const Catalog &catalog, const std::string &source) {
   std::ostringstream out;
   static const char *const kinds[] = {
-      "MSLEDGER_NAMESPACE", "MSLEDGER_FAMILY", "MSLEDGER_IMPLICIT_RELEASE",
-      "MSLEDGER_FUNCTION", "MSLEDGER_DECLARATION"};
+      "MSLEDGER_NAMESPACE", "MSLEDGER_FAMILY",      "MSLEDGER_IMPLICIT_RELEASE",
+      "MSLEDGER_FUNCTION",  "MSLEDGER_DECLARATION", "MSLEDGER_OPERATOR_RULE"};
   out << "// Generated from " << source
       << " by msledger-catalog-gen; do not edit.\n"
       << "// Define the entries you read before including this file; the\n"
@@ -65,7 +75,7 @@ std::string table(const Catalog &catalog, const std::string &source) {
         << "\")\n";
   out << "// MSLEDGER_FAMILY(index, name, display, level, kind, space, "
          "namespace, refcounted, "
-         "handleIsPointer, hasHandle, perDevice)\n";
+         "handleIsPointer, hasHandle, perDevice, operatorHandles)\n";
   for (size_t i = 0; i < catalog.families().size(); ++i) {
     const Family &f = catalog.families()[i];
     out << "MSLEDGER_FAMILY(" << i << ", \"" << f.name << "\", \"" << f.display
@@ -76,7 +86,8 @@ std::string table(const Catalog &catalog, const std::string &source) {
         << (f.refcounted ? "true" : "false") << ", "
         << (f.handleIsPointer ? "true" : "false") << ", "
         << (f.hasHandle ? "true" : "false") << ", "
-        << (f.perDevice() ? "true" : "false") << ")\n";
+        << (f.perDevice() ? "true" : "false") << ", "
+        << (f.operatorHandles ? "true" : "false") << ")\n";
   }
   out << "// MSLEDGER_IMPLICIT_RELEASE(family, function, perDevice)\n";
   for (size_t i = 0; i < catalog.families().size(); ++i)
@@ -93,12 +104,18 @@ std::string table(const Catalog &catalog, const std::string &source) {
         << (f.deviceParam >= 0 ? "true" : "false") << ", "
         << (f.recordedByCallee ? "true" : "false") << ")\n";
   }
+  if (catalog.operators().present)
+    out << "// MSLEDGER_OPERATOR_RULE(prepare, run, prepareSuffix): the "
+           "operator rule's entries\n"
+        << "MSLEDGER_OPERATOR_RULE(" << catalog.operators().prepare << ", "
+        << catalog.operators().run << ", \""
+        << catalog.operators().prepareSuffix << "\")\n";
   // The interposed functions' declarations, from their signatures
   // (cann_api.h): those recorded by their callee are inline in the
   // application, never interposed.
   out << "// MSLEDGER_DECLARATION(name, result, (parameters))\n";
   for (const Function &f : catalog.functions()) {
-    if (f.recordedByCallee)
+    if (f.recordedByCallee || f.operatorPart != OperatorPart::None)
       continue;
     out << "MSLEDGER_DECLARATION(" << f.name << ", " << f.returnType << ", (";
     for (size_t p = 0; p < f.params.size(); ++p)
@@ -142,6 +159,8 @@ std::string interposers(const Catalog &catalog, const std::string &source) {
     const Function &f = catalog.functions()[i];
     if (f.recordedByCallee)
       continue; // inline in the application (mstx): nothing to interpose
+    if (f.operatorPart != OperatorPart::None)
+      continue; // the operator rule's: operatorInterposers()
     std::string types, names;
     std::vector<std::string> args;
     for (size_t p = 0; p < f.params.size(); ++p) {
@@ -171,6 +190,10 @@ std::string interposers(const Catalog &catalog, const std::string &source) {
       out << "  if (scope.tracking() && " << accessCondition(f, args) << ")\n"
           << "    scope.accessed({" << accessArguments(f, args) << "});\n"
           << call;
+    } else if (f.role == Role::Retain) {
+      out << call << "  if (scope.tracking() && "
+          << successCondition(f, "result") << ")\n"
+          << "    scope.retained(" << handle << ");\n";
     } else if (isAcquiring(f.role)) {
       out << call;
       // The device the memory is on, for this record and the ACL call's.
@@ -193,6 +216,17 @@ std::string interposers(const Catalog &catalog, const std::string &source) {
           << "    scope.acquired(" << handle << ", " << sizeExpression(f, args)
           << ", static_cast<msledger::Space>("
           << spaceExpression(catalog, f, args) << "));\n";
+      if (f.ownsParam >= 0) {
+        // What the new handle takes over is released by the call.
+        const std::string &array = f.params[f.ownsParam].name;
+        out << "  if (scope.tracking() && " << successCondition(f, "result")
+            << " && " << array << ")\n"
+            << "    for (uint64_t i = 0; i < (uint64_t)"
+            << f.params[f.ownsCountParam].name << "; ++i)\n"
+            << "      if (" << array << "[i])\n"
+            << "        scope.owned(" << f.ownsRelease
+            << ", (uint64_t)(uintptr_t)" << array << "[i]);\n";
+      }
     } else {
       // Releases are looked at whether or not they succeed: a failed free of
       // an unknown pointer is an illegal free all the same. The record is
@@ -212,6 +246,83 @@ std::string interposers(const Catalog &catalog, const std::string &source) {
     out << "}\n\n";
   }
   return out.str();
+}
+
+/// Interposers of the operator functions listed in `path` (one per line:
+/// name, return type, then each parameter's type and name, tab-separated)
+/// that the operator rule covers. False with *error set if it cannot be read.
+bool operatorInterposers(const Catalog &catalog, const std::string &path,
+                         std::string *out, std::string *error) {
+  std::ifstream in(path);
+  if (!in) {
+    *error = "cannot read " + path;
+    return false;
+  }
+  const OperatorRule &rule = catalog.operators();
+  std::ostringstream text;
+  text << "\n// The operator rule's functions of the toolkit's headers ("
+       << path << "): each operator's phase 1 and phase 2.\n";
+  std::string line;
+  while (std::getline(in, line)) {
+    std::vector<std::string> fields;
+    std::stringstream split(line);
+    for (std::string field; std::getline(split, field, '\t');)
+      fields.push_back(field);
+    if (line.empty() || line.back() == '\t')
+      fields.push_back(""); // an unnamed last parameter
+    if (fields.size() < 2 || fields.size() % 2 != 0 || !rule.present)
+      continue;
+    std::vector<std::string> types;
+    for (size_t i = 2; i < fields.size(); i += 2)
+      types.push_back(fields[i]);
+    OperatorPart part = rule.partOf(fields[0], types);
+    if (part == OperatorPart::None)
+      continue;
+    const std::string &name = fields[0], &returns = fields[1];
+    std::string params, args;
+    for (size_t i = 0; i < types.size(); ++i) {
+      std::string arg = "a" + std::to_string(i);
+      const std::string &type = types[i];
+      params += (i ? ", " : "") + type +
+                (type.empty() || type.back() == '*' ? "" : " ") + arg;
+      args += (i ? ", " : "") + arg;
+    }
+    std::string typeList;
+    for (size_t i = 0; i < types.size(); ++i)
+      typeList += (i ? ", " : "") + types[i];
+    unsigned index = part == OperatorPart::Prepare ? rule.prepare : rule.run;
+    text << "extern \"C\" MSLEDGER_INTERPOSER " << returns << " " << name << "("
+         << params << ") {\n"
+         << "  using Real = " << returns << " (*)(" << typeList << ");\n"
+         << "  static Real real = "
+            "reinterpret_cast<Real>(msledger::resolveNext(\""
+         << name << "\"));\n"
+         << "  if (!real)\n"
+         << "    return static_cast<" << returns
+         << ">(161002); // ACLNN_ERR_PARAM_INVALID\n"
+         << "  msledger::CallScope scope(" << index
+         << ", msledger::Level::Cann);\n";
+    if (part == OperatorPart::Prepare) {
+      std::string executor = "a" + std::to_string(types.size() - 1);
+      std::string workspace = "a" + std::to_string(types.size() - 2);
+      // Whether or not the CANN level is tracked: the workspace it names
+      // may be the device level's.
+      text << "  " << returns << " result = real(" << args << ");\n"
+           << "  if (scope.outermost() && result == 0)\n"
+           << "    scope.prepared(\"" << name << "\", " << executor
+           << " ? (uint64_t)(uintptr_t)*" << executor << " : 0, " << workspace
+           << " ? *" << workspace << " : 0);\n";
+    } else {
+      // Consumed whatever the outcome: recorded before the call.
+      text << "  if (scope.tracking() && a2)\n"
+           << "    scope.consuming(\"" << name
+           << "\", (uint64_t)(uintptr_t)a2);\n"
+           << "  " << returns << " result = real(" << args << ");\n";
+    }
+    text << "  return result;\n}\n\n";
+  }
+  *out = text.str();
+  return true;
 }
 
 // The C library's feature-test macros, and those of its own that
@@ -297,9 +408,9 @@ std::string track(const Catalog &catalog, const std::string &source) {
 } // namespace
 
 int main(int argc, char **argv) {
-  if (argc != 5) {
+  if (argc != 5 && argc != 6) {
     fprintf(stderr, "usage: msledger-catalog-gen CATALOG TABLE_INC "
-                    "INTERPOSERS_CPP TRACK_H\n");
+                    "INTERPOSERS_CPP TRACK_H [OPERATORS]\n");
     return 2;
   }
   std::string error;
@@ -312,9 +423,15 @@ int main(int argc, char **argv) {
   size_t slash = source.rfind("/rewriter/");
   if (slash != std::string::npos)
     source = source.substr(slash + 1);
+  std::string operators;
+  if (argc == 6 &&
+      !operatorInterposers(*catalog, argv[5], &operators, &error)) {
+    fprintf(stderr, "msledger-catalog-gen: %s\n", error.c_str());
+    return 1;
+  }
   const std::pair<std::string, std::string> outputs[] = {
       {argv[2], table(*catalog, source)},
-      {argv[3], interposers(*catalog, source)},
+      {argv[3], interposers(*catalog, source) + operators},
       {argv[4], track(*catalog, source)}};
   bool written = true;
   for (const auto &[path, text] : outputs)

@@ -87,6 +87,37 @@ void msledger_release_end(msledger_release *state, int succeeded) {
   processLedger().endRelease(*pending, succeeded != 0);
 }
 
+void msledger_record_retain(int api, uint64_t handle,
+                            const msledger_site *site) {
+  (void)site; // a retain changes what a release will do, nothing else
+  if (validApi(api, "msledger_record_retain"))
+    processLedger().retain(static_cast<unsigned>(api), handle);
+}
+
+void msledger_operator_enter(void) {
+  ++CurrentCalls.depth[static_cast<int>(Level::Cann)];
+}
+
+void msledger_operator_leave(void) {
+  --CurrentCalls.depth[static_cast<int>(Level::Cann)];
+}
+
+void msledger_operator_prepared(const char *function, uint64_t executor,
+                                uint64_t workspace_size,
+                                const msledger_site *site) {
+  if (kOperatorPrepareApi >= 0 && function)
+    processLedger().operatorPrepared(static_cast<unsigned>(kOperatorPrepareApi),
+                                     executor, workspace_size,
+                                     site ? site : operatorSite(function));
+}
+
+void msledger_operator_run(const char *function, uint64_t executor,
+                           const msledger_site *site) {
+  if (kOperatorRunApi >= 0 && function && executor)
+    processLedger().consume(static_cast<unsigned>(kOperatorRunApi), executor,
+                            site ? site : operatorSite(function));
+}
+
 int msledger_api_interposed(int api) {
   return api >= 0 && apiInterposed(static_cast<unsigned>(api));
 }
@@ -99,7 +130,9 @@ int msledger_register_api(const msledger_api_description *d) {
   std::optional<Role> role = roleNamed(d->role);
   std::optional<Level> level = levelNamed(d->level);
   std::optional<Kind> kind = kindNamed(d->kind);
-  if (!role || !level || !kind)
+  // Retaining and consuming are the built-in operator rule's alone.
+  if (!role || !level || !kind || *role == Role::Retain ||
+      *role == Role::Consume)
     return -1;
   ApiDescription description{};
   description.name = d->name;

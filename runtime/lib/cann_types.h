@@ -6,7 +6,8 @@
 // signature names (cann_api.h declares the catalog's functions with them),
 // and the values the runtime itself uses. The facts are the real headers'
 // (AscendCL's acl_base.h, acl_rt.h, acl/ops/acl_dvpp.h, acl/dvpp/hi_dvpp*.h,
-// the driver's ascend_hal.h), the same in every release the catalog covers:
+// aclnn's aclnn/acl_meta.h, the driver's ascend_hal.h), the same in every
+// release the catalog covers:
 //
 //   * handles and descriptions passed by pointer are opaque here: only the
 //     pointer crosses msledger;
@@ -53,6 +54,17 @@ typedef struct aclrtMallocConfig aclrtMallocConfig;
 
 enum aclDataType : int {};
 enum aclFormat : int {};
+
+// aclnn's framework (aclnn/acl_meta.h).
+typedef int32_t aclnnStatus;
+typedef struct aclTensor aclTensor;
+typedef struct aclScalar aclScalar;
+typedef struct aclIntArray aclIntArray;
+typedef struct aclFloatArray aclFloatArray;
+typedef struct aclBoolArray aclBoolArray;
+typedef struct aclTensorList aclTensorList;
+typedef struct aclScalarList aclScalarList;
+typedef struct aclOpExecutor aclOpExecutor;
 enum aclrtMemMallocPolicy : unsigned {};
 enum aclrtHostRegisterType : unsigned {};
 

@@ -34,9 +34,11 @@ static_assert(kBuiltInFamilies <= kMaxCatalogFamilies &&
 // any constructor ran find them), then room for the registered ones.
 FamilyInfo Families[kMaxCatalogFamilies] = {
 #define MSLEDGER_FAMILY(index, name, display, level, kind, space, nameSpace,   \
-                        refcounted, pointer, hasHandle, perDevice)             \
-  {name,      display,    level,   kind,      static_cast<Space>(space),       \
-   nameSpace, refcounted, pointer, hasHandle, perDevice},
+                        refcounted, pointer, hasHandle, perDevice,             \
+                        operatorHandles)                                       \
+  {name,           display,    level,   kind,      static_cast<Space>(space),  \
+   nameSpace,      refcounted, pointer, hasHandle, perDevice,                  \
+   operatorHandles},
 #include "catalog_table.inc"
 };
 const size_t kFamilyCount = kBuiltInFamilies;
@@ -48,6 +50,36 @@ ApiInfo Apis[kMaxCatalogFunctions] = {
 #include "catalog_table.inc"
 };
 const size_t kApiCount = kBuiltInApis;
+
+const int kOperatorPrepareApi = -1
+#define MSLEDGER_OPERATOR_RULE(prepare, run, suffix) +1 + prepare
+#include "catalog_table.inc"
+    ;
+const int kOperatorRunApi = -1
+#define MSLEDGER_OPERATOR_RULE(prepare, run, suffix) +1 + run
+#include "catalog_table.inc"
+    ;
+namespace {
+const char *const kOperatorPrepareSuffix = ""
+#define MSLEDGER_OPERATOR_RULE(prepare, run, suffix) suffix
+#include "catalog_table.inc"
+    ;
+} // namespace
+
+std::string operatorName(const FamilyInfo &family, const msledger_site *site) {
+  return family.operatorHandles ? operatorAt(site) : "";
+}
+
+std::string operatorAt(const msledger_site *site) {
+  if (!site || !site->callee)
+    return "";
+  std::string name = site->callee;
+  size_t suffix = strlen(kOperatorPrepareSuffix);
+  if (name.size() > suffix &&
+      name.compare(name.size() - suffix, suffix, kOperatorPrepareSuffix) == 0)
+    name.resize(name.size() - suffix);
+  return name;
+}
 
 const ImplicitReleaseInfo kImplicitReleases[] = {
 #define MSLEDGER_IMPLICIT_RELEASE(family, api, perDevice)                      \
@@ -133,7 +165,8 @@ int registerApi(const ApiDescription &d) {
                    d.refcounted,
                    d.handleIsPointer,
                    d.hasHandle,
-                   /*perDevice=*/false};
+                   /*perDevice=*/false,
+                   /*operatorHandles=*/false};
     family = static_cast<int>(kFamilyCount + families);
     FamilyTotal.store(families + 1, std::memory_order_release);
   }

@@ -11,9 +11,11 @@
 #define MSLEDGER_RUNTIME_CATALOG_TABLE_H
 
 #include "catalog.h"
+#include "msledger/msledger.h"
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 namespace msledger {
 
@@ -30,7 +32,15 @@ struct FamilyInfo {
   // Released per device by an implicit release: records keep the device
   // where a size would be.
   bool perDevice;
+  // The operator rule's executors: each belongs to the operator its site's
+  // callee names ("executor of aclnnAdd").
+  bool operatorHandles;
 };
+
+/// The operator rule's entries (catalog.h: OperatorRule): the API index of
+/// every operator's phase 1 and of every phase 2; -1 without the rule.
+extern const int kOperatorPrepareApi;
+extern const int kOperatorRunApi;
 
 struct ApiInfo {
   const char *name;
@@ -76,6 +86,23 @@ size_t apiCount();
 inline const FamilyInfo &familyOf(unsigned api) {
   return familyInfo(apiInfo(api).family);
 }
+/// The function an event of `api` at `site` called: the API's name, but for
+/// the operator rule's entries the operator function its site names
+/// ("aclnnAddGetWorkspaceSize", not the rule's "aclnn*GetWorkspaceSize").
+inline const char *calledName(unsigned api, const msledger_site *site) {
+  if ((static_cast<int>(api) == kOperatorPrepareApi ||
+       static_cast<int>(api) == kOperatorRunApi) &&
+      site && site->callee)
+    return site->callee;
+  return apiInfo(api).name;
+}
+/// The operator a handle of the operator rule's family acquired at `site`
+/// belongs to ("aclnnAdd" for a phase 1 "aclnnAddGetWorkspaceSize"); ""
+/// for other families, or without a site.
+std::string operatorName(const FamilyInfo &family, const msledger_site *site);
+/// The operator whose phase 1 is called at `site` ("aclnnAdd" for a callee
+/// "aclnnAddGetWorkspaceSize"); "" without a site.
+std::string operatorAt(const msledger_site *site);
 /// The index of API `name`, built-in or registered, or -1.
 int apiIndex(const char *name);
 

@@ -8,7 +8,10 @@
 #include <cstdlib>
 #include <dlfcn.h>
 #include <iterator>
+#include <map>
+#include <mutex>
 #include <new>
+#include <string>
 
 namespace msledger {
 
@@ -29,6 +32,19 @@ namespace {
 /// Per built-in API: 0 not known yet, 1 interposed, 2 not.
 std::atomic<uint8_t> Interposed[1024];
 } // namespace
+
+const msledger_site *operatorSite(const char *function) {
+  static std::mutex mutex;
+  // Never destroyed: sites are referred to until the process ends.
+  static auto *sites = new std::map<std::string, msledger_site>();
+  std::lock_guard<std::mutex> lock(mutex);
+  auto found = sites->find(function);
+  if (found == sites->end()) {
+    found = sites->emplace(function, msledger_site{}).first;
+    found->second.callee = found->first.c_str();
+  }
+  return &found->second;
+}
 
 void setPendingSite(const msledger_site *site) {
   CurrentCalls.pendingSite = site;
@@ -84,6 +100,26 @@ void CallScope::releasing(uint64_t handle) {
 void CallScope::released(bool succeeded) {
   if (Pending)
     processLedger().endRelease(*Pending, succeeded);
+}
+
+void CallScope::owned(unsigned api, uint64_t handle) {
+  PendingRelease pending;
+  processLedger().beginRelease(api, handle, Site, &pending);
+  processLedger().endRelease(pending, true);
+}
+
+void CallScope::retained(uint64_t handle) {
+  processLedger().retain(Api, handle);
+}
+
+void CallScope::prepared(const char *function, uint64_t executor,
+                         uint64_t workspaceSize) {
+  processLedger().operatorPrepared(Api, executor, workspaceSize,
+                                   Site ? Site : operatorSite(function));
+}
+
+void CallScope::consuming(const char *function, uint64_t executor) {
+  processLedger().consume(Api, executor, Site ? Site : operatorSite(function));
 }
 
 } // namespace msledger

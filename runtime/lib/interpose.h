@@ -119,6 +119,9 @@ public:
   CallScope &operator=(const CallScope &) = delete;
 
   bool tracking() const { return Tracking; }
+  /// Whether this is the thread's outermost catalog call of its level (not
+  /// one made inside another, or inside a tracking wrapper's call).
+  bool outermost() const { return Outermost; }
   /// A driver allocation succeeded on `device` (from its flag), whether or
   /// not this level is tracked: its record, and the record of the ACL call
   /// it was made for (aclrtMalloc's memory is on the device of the
@@ -134,6 +137,18 @@ public:
   /// Before the real release call, then after it.
   void releasing(uint64_t handle);
   void released(bool succeeded);
+  /// The acquisition took over `handle` ("owns"): released, as the owned
+  /// family's release `api` would.
+  void owned(unsigned api, uint64_t handle);
+  /// A function of role "retain" succeeded on `handle`.
+  void retained(uint64_t handle);
+  /// The operator rule's events (catalog.h), of the operator function
+  /// `function` (its own interposer): a phase 1 that made `executor`, a
+  /// phase 2 about to run one. Without a site named by a tracking wrapper
+  /// the event's site is the function's own, file unknown.
+  void prepared(const char *function, uint64_t executor,
+                uint64_t workspaceSize);
+  void consuming(const char *function, uint64_t executor);
 
   /// The site the event is attributed to: the one a tracking wrapper named
   /// for this call, or, for a driver call made inside an ACL call, the ACL
@@ -154,6 +169,11 @@ private:
   alignas(PendingRelease) unsigned char PendingStorage[sizeof(PendingRelease)];
   PendingRelease *Pending = nullptr;
 };
+
+/// The site of an operator rule's event whose call no tracking wrapper
+/// named: the function's own (callee `function`, file unknown), made once
+/// per name and kept.
+const msledger_site *operatorSite(const char *function);
 
 /// Sets the site of the next catalog call on this thread (msledger_set_site).
 void setPendingSite(const msledger_site *site);

@@ -107,6 +107,17 @@ void Ledger::firstEvent() {
   Clock.start();
 }
 
+namespace {
+/// The workspace the thread's last phase 1 asked for, not allocated yet at
+/// each level (Ledger::operatorPrepared).
+struct ExpectedWorkspace {
+  const void *ledger;
+  uint64_t size[2]; // by level; 0: none expected
+  uint32_t site;    // the phase 1's
+};
+__thread ExpectedWorkspace Expected __attribute__((tls_model("initial-exec")));
+} // namespace
+
 uint32_t Ledger::learnRoute(unsigned api) {
   const FamilyInfo &family = familyOf(api);
   uint32_t route = kRouteKnown | (static_cast<uint32_t>(family.level) & 1) |
@@ -115,6 +126,8 @@ uint32_t Ledger::learnRoute(unsigned api) {
     route |= kRouteTracked;
   if (family.refcounted)
     route |= kRouteRefcounted;
+  if (family.operatorHandles)
+    route |= kRouteRetainable;
   if (family.perDevice && !apiInfo(api).deviceArgument)
     route |= kRouteCurrentDevice;
   for (size_t i = 0; i < kImplicitReleaseCount; ++i)
@@ -163,6 +176,8 @@ void Ledger::acquire(unsigned api, uint64_t handle, uint64_t size, Space space,
                         clockSerials(), &serial);
   if (Journal_.active())
     journalAcquire(level, packed, serial);
+  if (__builtin_expect(Expected.ledger != nullptr, 0) && space != Space::None)
+    noteWorkspace(level, key, size);
 }
 
 void Ledger::journalAcquire(int level, const PackedRecord &packed,
@@ -205,6 +220,58 @@ void Ledger::beginRelease(unsigned api, uint64_t handle,
   pending->taken = Tables[route & kRouteLevel].take(
       key, route & kRouteRefcounted, pending->event, &pending->record,
       clockSerials(), &pending->event.serial);
+  if (route & kRouteRetainable) {
+    std::lock_guard<std::mutex> lock(RetainedMutex);
+    Retained.erase(key);
+  } else if (HasWorkspaces.load(std::memory_order_relaxed)) {
+    std::lock_guard<std::mutex> lock(RetainedMutex);
+    Workspaces[route & kRouteLevel].erase(key);
+  }
+}
+
+void Ledger::operatorPrepared(unsigned api, uint64_t executor,
+                              uint64_t workspaceSize,
+                              const msledger_site *site) {
+  if (executor)
+    acquire(api, executor, 0, Space::None, site);
+  if (!workspaceSize)
+    return;
+  Expected.ledger = this;
+  Expected.size[static_cast<int>(Level::Cann)] = workspaceSize;
+  Expected.size[static_cast<int>(Level::Device)] =
+      (workspaceSize + 32 + 31) / 32 * 32;
+  Expected.site = Sites.intern(site);
+}
+
+void Ledger::noteWorkspace(int level, uint64_t key, uint64_t size) {
+  if (Expected.ledger != this || Expected.size[level] != size)
+    return;
+  Expected.size[level] = 0;
+  std::lock_guard<std::mutex> lock(RetainedMutex);
+  Workspaces[level][key] = Expected.site;
+  HasWorkspaces.store(true, std::memory_order_relaxed);
+}
+
+void Ledger::retain(unsigned api, uint64_t handle) {
+  uint64_t key;
+  if (!trackedRoute(api, handle, &key))
+    return;
+  std::lock_guard<std::mutex> lock(RetainedMutex);
+  Retained.insert(key);
+}
+
+void Ledger::consume(unsigned api, uint64_t handle, const msledger_site *site) {
+  uint64_t key;
+  if (!trackedRoute(api, handle, &key))
+    return;
+  {
+    std::lock_guard<std::mutex> lock(RetainedMutex);
+    if (Retained.count(key))
+      return;
+  }
+  PendingRelease pending;
+  beginRelease(api, handle, site, &pending);
+  endRelease(pending, true);
 }
 
 void Ledger::journalRelease(const PendingRelease &pending) {
@@ -414,6 +481,15 @@ std::vector<Record> Ledger::liveRecords(Level level) const {
   if (Opts.implicit_release_is_leak)
     for (const ImplicitReleaseEvent &entry : implicitReleases(level))
       live.push_back(entry.acquired);
+  if (HasWorkspaces.load(std::memory_order_relaxed)) {
+    std::lock_guard<std::mutex> lock(RetainedMutex);
+    const auto &workspaces = Workspaces[static_cast<int>(level)];
+    for (Record &r : live) {
+      auto found = workspaces.find(r.key);
+      if (found != workspaces.end())
+        r.workspaceOf = found->second;
+    }
+  }
   // A pool's backing block: its regions are reported instead.
   std::vector<uint64_t> bases = Heaps.liveBases();
   if (!bases.empty())
@@ -436,6 +512,7 @@ size_t Ledger::memoryBytes() const {
 // it reads the table's shards, and an event takes its serial -- the clock's
 // lock, at an epoch's first block -- under its shard's lock.
 void Ledger::forkPrepare() {
+  RetainedMutex.lock(); // held alone, never with another lock
   Heaps.forkPrepare();
   Notes.forkPrepare();
   ErrorMutex.lock();
@@ -455,6 +532,7 @@ void Ledger::forkParent() {
   ErrorMutex.unlock();
   Notes.forkParent();
   Heaps.forkParent();
+  RetainedMutex.unlock();
 }
 
 void Ledger::forkChild() {

@@ -63,6 +63,8 @@
 #include <set>
 #include <string>
 #include <tuple>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace msledger {
@@ -124,6 +126,21 @@ public:
   /// Before the real release: takes the record out (see RecordTable::take).
   void beginRelease(unsigned api, uint64_t handle, const msledger_site *site,
                     PendingRelease *pending);
+  /// The operator rule (catalog.h): retain() marks a live executor as
+  /// repeatable; consume() is an operator's phase 2, which releases an
+  /// executor unless it was retained (whatever the call's outcome: the real
+  /// framework destroys it either way). A release of the family forgets the
+  /// mark.
+  void retain(unsigned api, uint64_t handle);
+  /// An operator's phase 1 (`api`, the rule's) succeeded at `site`: it made
+  /// `executor` (0: none), acquired, and asked for `workspaceSize` bytes of
+  /// workspace. The thread's next allocation of that many bytes at the CANN
+  /// level, and of the ACL layer's padding of it at the device level
+  /// ((size + 32 + 31) / 32 * 32, the driver allocation behind it), is the
+  /// operator's workspace: liveRecords() names it (Record::workspaceOf).
+  void operatorPrepared(unsigned api, uint64_t executor, uint64_t workspaceSize,
+                        const msledger_site *site);
+  void consume(unsigned api, uint64_t handle, const msledger_site *site);
   /// After it: puts the record back if the call failed, reports errors.
   /// Inline: its common case, a successful release of what its family
   /// acquired that releases nothing implicitly, is a few tests (and the
@@ -207,7 +224,7 @@ private:
                             kRouteRefcounted = 1U << 2,
                             kRouteCurrentDevice = 1U << 3,
                             kRouteReleasesOthers = 1U << 4,
-                            kRouteKnown = 1U << 31;
+                            kRouteRetainable = 1U << 5, kRouteKnown = 1U << 31;
   static constexpr unsigned kRoutes = kMaxApi + 1;
   std::atomic<uint32_t> Routes[kRoutes] = {};
   uint32_t learnRoute(unsigned api);
@@ -241,6 +258,19 @@ private:
   std::set<std::tuple<uint32_t, unsigned, uint64_t>> AccessFindings;
   RangeIndex AccessIndex[2];
   std::vector<ImplicitReleaseEvent> ImplicitLog[2]; // under ErrorMutex
+
+  // The keys of retained handles (executors made repeatable): few, and
+  // looked at only by the calls of the operator rule's family.
+  mutable std::mutex RetainedMutex;
+  std::unordered_set<uint64_t> Retained;
+  // The workspaces found (operatorPrepared), per level: key -> the site id
+  // of their phase 1. Under RetainedMutex; HasWorkspaces once there is one,
+  // so that releases look only then.
+  std::unordered_map<uint64_t, uint32_t> Workspaces[2];
+  std::atomic<bool> HasWorkspaces{false};
+  /// A workspace-sized allocation at `level`: tagged if the thread expects
+  /// one of that size.
+  void noteWorkspace(int level, uint64_t key, uint64_t size);
 
   uint64_t InheritedBelow = 0;
   // A forked child: its reports and journal start at its first event.

@@ -54,6 +54,9 @@ struct Record {
   uint16_t thread = 0; // thread index (10 bits, saturating)
   uint8_t space = 0;   // msledger_space (3 bits)
   uint8_t device = 63; // the device memory is on (6 bits); kNoDevice: unknown
+  // Not in the table: for a report, the site of the operator's phase 1
+  // whose workspace this memory is (Ledger::liveRecords), 0 if none.
+  uint32_t workspaceOf = 0;
 };
 
 /// A release: its own serial, site, API and thread.

@@ -101,9 +101,9 @@ const char *article(const char *noun) {
 }
 
 /// "double release: aclrtDestroyStream of a stream already released"
-std::string releaseOf(const char *what, const ApiInfo &api,
+std::string releaseOf(const char *what, const char *called,
                       const FamilyInfo &family, const char *how) {
-  return std::string(what) + api.name + " of " + article(family.display) +
+  return std::string(what) + called + " of " + article(family.display) +
          family.display + how;
 }
 
@@ -143,7 +143,7 @@ std::vector<Group> groupBySite(const std::vector<Record> &records) {
 
 /// "aclrtMalloc in main.cpp:55 (first serialNo:6)", for a group.
 void appendGroupCall(std::string &out, const SiteTable &sites, const Group &g) {
-  out += apiInfo(g.api).name;
+  out += calledName(g.api, sites.site(g.site));
   out += " in ";
   appendLocation(out, sites.site(g.site));
   out += " (first serialNo:";
@@ -192,7 +192,7 @@ void appendTitle(std::string &out, Level level) {
 void appendCall(std::string &out, const SiteTable &sites, const char *how,
                 unsigned api, uint32_t site, uint64_t serial) {
   out += how;
-  out += apiInfo(api).name;
+  out += calledName(api, sites.site(site));
   out += " in ";
   appendLocation(out, sites.site(site));
   appendSerial(out, serial);
@@ -240,6 +240,20 @@ namespace {
 
 /// The memory section of a leak report: one block per allocation, or per
 /// site when grouped; its total goes to *bytes.
+/// "======      workspace of aclnnAdd (its phase 1 in main.cpp:23)" for a
+/// workspace (Record::workspaceOf: the phase 1's site).
+void appendWorkspaceLine(std::string &out, const SiteTable &sites,
+                         uint32_t phase1) {
+  const msledger_site *site = phase1 ? sites.site(phase1) : nullptr;
+  if (!site || !site->callee)
+    return;
+  out += "======      workspace of ";
+  out += operatorAt(site);
+  out += " (its phase 1 in ";
+  appendLocation(out, site);
+  out += ")\n";
+}
+
 void appendMemoryLeaks(std::string &out, const SiteTable &sites,
                        const std::vector<const Record *> &memory,
                        bool groupBySite, uint64_t *bytes) {
@@ -275,6 +289,7 @@ void appendMemoryLeaks(std::string &out, const SiteTable &sites,
       appendSerial(out, r->serial);
       out += '\n';
       appendCallerLines(out, sites, r->site);
+      appendWorkspaceLine(out, sites, r->workspaceOf);
       out += '\n';
       *bytes += r->size;
     }
@@ -286,6 +301,15 @@ void appendMemoryLeaks(std::string &out, const SiteTable &sites,
   out += " allocation(s)\n";
 }
 
+/// " of aclnnAdd" for an executor (the operator rule's family) whose phase 1
+/// is known.
+void appendOperator(std::string &out, const FamilyInfo &family,
+                    const msledger_site *site) {
+  std::string name = operatorName(family, site);
+  if (!name.empty())
+    out += " of " + name;
+}
+
 /// The resource section of a leak report: one block per handle.
 void appendResourceLeaks(std::string &out, const SiteTable &sites,
                          const std::vector<const Record *> &resources) {
@@ -295,6 +319,7 @@ void appendResourceLeaks(std::string &out, const SiteTable &sites,
     const FamilyInfo &family = familyOf(r->api);
     out += "======    Leaked ";
     out += family.display;
+    appendOperator(out, family, sites.site(r->site));
     appendReferences(out, family, *r);
     if (!family.refcounted && !family.perDevice && r->size) {
       out += " of ";
@@ -468,8 +493,10 @@ formatLeakSections(const SiteTable &sites, const LeakSections &what,
 /// "illegal free()", "double release: aclrtDestroyStream of a stream already
 /// released", "mismatched free: aclrtFreeHost on device memory allocated by
 /// aclrtMalloc", "illegal write of size 64", ...
-std::string errorTitle(const ErrorEvent &error) {
+std::string errorTitle(const ErrorEvent &error, const SiteTable *sites) {
   const ApiInfo &api = apiInfo(error.api);
+  const char *called =
+      calledName(error.api, sites ? sites->site(error.site) : nullptr);
   const FamilyInfo &family = familyInfo(api.family);
   bool memory = family.kind == Kind::Memory;
   if (isAccessError(error.kind))
@@ -478,11 +505,11 @@ std::string errorTitle(const ErrorEvent &error) {
   switch (error.kind) {
   case ErrorKind::IllegalRelease:
     return memory ? "illegal free()"
-                  : releaseOf("illegal release: ", api, family,
+                  : releaseOf("illegal release: ", called, family,
                               " that was never acquired");
   case ErrorKind::DoubleRelease:
     return memory ? "double free"
-                  : releaseOf("double release: ", api, family,
+                  : releaseOf("double release: ", called, family,
                               " already released");
   case ErrorKind::MismatchedRelease:
   case ErrorKind::UseAfterFree:
@@ -494,13 +521,14 @@ std::string errorTitle(const ErrorEvent &error) {
   const FamilyInfo &allocated = familyInfo(allocator.family);
   bool memoryAllocated = allocated.kind == Kind::Memory;
   std::string out = memory ? "mismatched free: " : "mismatched release: ";
-  out += api.name;
+  out += called;
   out += " on ";
   if (!memoryAllocated)
     out += article(allocated.display);
   out += allocated.display;
   out += memoryAllocated ? " allocated by " : " acquired by ";
-  out += allocator.name;
+  out += calledName(error.acquired.api,
+                    sites ? sites->site(error.acquired.site) : nullptr);
   return out;
 }
 
@@ -564,7 +592,7 @@ namespace {
 /// free and allocation.
 std::string formatAccessError(const SiteTable &sites, const ErrorEvent &error,
                               bool titled) {
-  std::string out = "====== ERROR: " + errorTitle(error);
+  std::string out = "====== ERROR: " + errorTitle(error, &sites);
   if (titled) {
     out += " [";
     out += levelTitle(familyOf(error.api).level);
@@ -597,7 +625,7 @@ std::string formatError(const SiteTable &sites, const ErrorEvent &error,
     return formatAccessError(sites, error, titled);
   const FamilyInfo &family = familyInfo(apiInfo(error.api).family);
   bool memory = family.kind == Kind::Memory;
-  std::string out = "====== ERROR: " + errorTitle(error);
+  std::string out = "====== ERROR: " + errorTitle(error, &sites);
   if (titled) {
     out += " [";
     out += levelTitle(family.level);
@@ -668,7 +696,7 @@ std::string handleText(const FamilyInfo &family, uint64_t handle) {
 json::object eventJson(const ReportInput &input, unsigned api, uint64_t serial,
                        uint32_t site, uint16_t thread) {
   json::object out = siteJson(input.sites, site);
-  out["callee"] = apiInfo(api).name;
+  out["callee"] = calledName(api, input.sites.site(site));
   out["serialNo"] = serial;
   out["thread"] = thread;
   out["time_ms"] = milliseconds(input.timeOfSerialNs(serial));
@@ -691,6 +719,12 @@ json::object recordJson(const ReportInput &input, Level level,
   else
     out["size"] = r.size;
   out["space"] = spaceName(static_cast<Space>(r.space));
+  // The operator an executor or a workspace belongs to.
+  std::string op = r.workspaceOf
+                       ? operatorAt(input.sites.site(r.workspaceOf))
+                       : operatorName(family, input.sites.site(r.site));
+  if (!op.empty())
+    out["operator"] = op;
   return out;
 }
 
@@ -762,7 +796,7 @@ std::string formatSnapshot(const ReportInput &input,
       const FamilyInfo &family = familyOf(g.api);
       json::object site = siteJson(input.sites, g.site);
       site["level"] = levelName(level);
-      site["callee"] = apiInfo(g.api).name;
+      site["callee"] = calledName(g.api, input.sites.site(g.site));
       site["family"] = family.name;
       site["kind"] = kindName(family.kind);
       site["space"] = spaceName(static_cast<Space>(g.space));
@@ -812,8 +846,9 @@ void addLiveJson(json::object &root, json::object &summary,
         [](const Record &a, const Record &b) { return a.serial < b.serial; });
     for (const Record &r : sorted) {
       json::object leak = recordJson(input, level, r);
-      leak["fingerprint"] = findingFingerprint(
-          leakRule(r.api), level, input.sites, r.site, apiInfo(r.api).name);
+      leak["fingerprint"] =
+          findingFingerprint(leakRule(r.api), level, input.sites, r.site,
+                             calledName(r.api, input.sites.site(r.site)));
       if (familyOf(r.api).kind == Kind::Memory) {
         leaks.push_back(std::move(leak));
         bytes += r.size;
@@ -840,7 +875,7 @@ json::object errorJson(const ReportInput &input, const ErrorEvent &e) {
   out["level"] = levelName(family.level);
   out["fingerprint"] =
       findingFingerprint(errorRule(e.kind), family.level, input.sites, e.site,
-                         apiInfo(e.api).name);
+                         calledName(e.api, input.sites.site(e.site)));
   out["family"] = family.name;
   out["handle"] = handleText(family, e.handle);
   out["space"] =

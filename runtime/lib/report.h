@@ -96,7 +96,9 @@ std::string formatError(const SiteTable &sites, const ErrorEvent &error,
                         bool titled);
 /// What an error is, as its report's heading says: "double free",
 /// "mismatched free: aclrtFreeHost on device memory allocated by aclrtMalloc".
-std::string errorTitle(const ErrorEvent &error);
+/// With `sites`, an operator rule's call is named as called (calledName).
+std::string errorTitle(const ErrorEvent &error,
+                       const SiteTable *sites = nullptr);
 /// What went wrong in an access error: "out of bounds: aclrtMemcpy writes
 /// 320 bytes at 0x..., 64 past the end of 256 bytes", "use after free: ...",
 /// "wrong direction: ...".

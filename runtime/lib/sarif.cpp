@@ -134,9 +134,10 @@ json::object resultJson(unsigned rule, const std::string &message, Level level,
                       {"ruleIndex", static_cast<int>(rule)},
                       {"level", "error"},
                       {"message", text(message)}};
-  result["partialFingerprints"] = json::object{
-      {"msledgerFinding/v1", findingFingerprint(kRules[rule].id, level, sites,
-                                                site, apiInfo(api).name)}};
+  result["partialFingerprints"] =
+      json::object{{"msledgerFinding/v1",
+                    findingFingerprint(kRules[rule].id, level, sites, site,
+                                       calledName(api, sites.site(site)))}};
   return result;
 }
 
@@ -174,13 +175,14 @@ void addLeaks(json::array &results, const ReportInput &input, Level level,
     const auto [site, api] = key;
     const FamilyInfo &family = familyOf(api);
     bool memory = family.kind == Kind::Memory;
+    const char *called = calledName(api, input.sites.site(site));
     std::string message =
         memory ? std::to_string(f.bytes) + " byte(s) leaked in " +
                      std::to_string(f.count) + " allocation(s) of " +
-                     spaceName(f.space) + " memory made by " + apiInfo(api).name
+                     spaceName(f.space) + " memory made by " + called
                : std::string("Leaked ") + family.display + ": " +
-                     std::to_string(f.count) + " acquired by " +
-                     apiInfo(api).name + " and never released";
+                     std::to_string(f.count) + " acquired by " + called +
+                     " and never released";
     message += std::string(" [") + levelTitle(level) + "]" +
                unrewrittenNote(input.sites, site) + ".";
     json::object result = resultJson(memory ? kMemoryLeak : kResourceLeak,
@@ -190,7 +192,7 @@ void addLeaks(json::array &results, const ReportInput &input, Level level,
     result["properties"] = json::object{{"level", levelName(level)},
                                         {"count", f.count},
                                         {"bytes", f.bytes},
-                                        {"api", apiInfo(api).name}};
+                                        {"api", called}};
     results.push_back(std::move(result));
   }
 }
@@ -220,9 +222,11 @@ void addErrors(json::array &results, const ReportInput &input,
     Level level = familyOf(e->api).level;
     bool memory = familyOf(e->api).kind == Kind::Memory;
     bool access = isAccessError(e->kind);
-    std::string message = access ? accessProblem(*e) : errorTitle(*e);
-    if (message.find(apiInfo(e->api).name) == std::string::npos)
-      message += std::string(" by ") + apiInfo(e->api).name;
+    std::string message =
+        access ? accessProblem(*e) : errorTitle(*e, &input.sites);
+    const char *called = calledName(e->api, input.sites.site(e->site));
+    if (message.find(called) == std::string::npos)
+      message += std::string(" by ") + called;
     message += ", " + std::to_string(count) + " time(s)";
     uint64_t bytes = 0;
     if (access) {
@@ -260,7 +264,7 @@ void addErrors(json::array &results, const ReportInput &input,
     result["properties"] = json::object{{"level", levelName(level)},
                                         {"count", count},
                                         {"bytes", bytes},
-                                        {"api", apiInfo(e->api).name}};
+                                        {"api", called}};
     results.push_back(std::move(result));
   }
 }

@@ -236,7 +236,7 @@ TEST(Catalog, RejectsInconsistentFunctions) {
   EXPECT_TRUE(
       mentions(releaseError(R"json("role": "destroy", "family": "stream",
                                     "handle": {"from": "param", "param": "stream"}, "success": {"equals": 0})json"),
-               "role must be alloc, free, acquire, release or access"));
+               "role must be alloc, free, acquire, release, access or retain"));
   EXPECT_TRUE(mentions(
       parseError(withRelease(
           R"json({"signature": "aclError aclrtCreateStream(aclrtStream *stream)",
@@ -729,4 +729,114 @@ TEST(Catalog, ImplicitReleases) {
   EXPECT_EQ(mergeError(*addition),
             "mine.json: family 'stream': \"released_implicitly_by\" is for "
             "the built-in catalog only");
+}
+
+namespace {
+
+/// A catalog with an executor family, its retain and release, and the
+/// operator rule (`rule`: the "operators" object).
+std::string withOperators(const std::string &rule) {
+  return R"json({"version": 1, "families": [{"name": "executor", "level": "cann",
+      "kind": "resource", "display": "executor"}], "functions": [
+      {"signature": "aclnnStatus aclSetAclOpExecutorRepeatable(aclOpExecutor *executor)",
+       "role": "retain", "family": "executor",
+       "handle": {"from": "param", "param": "executor"}, "success": {"equals": 0}},
+      {"signature": "aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor *executor)",
+       "role": "release", "family": "executor",
+       "handle": {"from": "param", "param": "executor"}, "success": {"equals": 0}}],
+      "operators": )json" +
+         rule + "}";
+}
+
+const char *const kRule = R"json({"family": "executor", "prefix": "acl",
+    "prepare_suffix": "GetWorkspaceSize", "executor_type": "aclOpExecutor"})json";
+
+} // namespace
+
+TEST(Catalog, TheOperatorRuleCoversEveryOperatorByNameAndParameters) {
+  std::string error;
+  std::optional<Catalog> catalog =
+      Catalog::parse(withOperators(kRule), "test.json", &error);
+  ASSERT_TRUE(catalog) << error;
+  const OperatorRule &rule = catalog->operators();
+  ASSERT_TRUE(rule.present);
+  // Its two entries stand for every phase 1 and every phase 2.
+  const Function &prepare = catalog->functions()[rule.prepare];
+  EXPECT_EQ(prepare.operatorPart, OperatorPart::Prepare);
+  EXPECT_EQ(prepare.role, Role::Acquire);
+  EXPECT_EQ(catalog->functions()[rule.run].role, Role::Consume);
+  EXPECT_TRUE(catalog->families()[rule.family].operatorHandles);
+
+  EXPECT_EQ(rule.partOf("aclnnAddGetWorkspaceSize",
+                        {"const aclTensor *", "const aclTensor *",
+                         "const aclScalar *", "aclTensor *", "uint64_t *",
+                         "aclOpExecutor **"}),
+            OperatorPart::Prepare);
+  EXPECT_EQ(
+      rule.partOf("aclStftGetWorkspaceSize",
+                  {"const aclTensor *", "uint64_t *", "aclOpExecutor **"}),
+      OperatorPart::Prepare)
+      << "not only aclnn*: the FFT operators are acl*";
+  EXPECT_EQ(rule.partOf("aclnnAdd", {"void *", "uint64_t", "aclOpExecutor *",
+                                     "aclrtStream"}),
+            OperatorPart::Run);
+  EXPECT_EQ(rule.partOf("aclnnAbs", {"void *", "const uint64_t",
+                                     "aclOpExecutor *", "const aclrtStream"}),
+            OperatorPart::Run)
+      << "a const value parameter is the same parameter";
+  // Names alone, or parameters alone, are not enough.
+  EXPECT_EQ(rule.partOf("aclnnAddGetWorkspaceSize",
+                        {"const aclTensor *", "uint64_t *"}),
+            OperatorPart::None);
+  EXPECT_EQ(rule.partOf("aclnnInit", {"const char *"}), OperatorPart::None);
+  EXPECT_EQ(rule.partOf("myRun", {"void *", "uint64_t", "aclOpExecutor *",
+                                  "aclrtStream"}),
+            OperatorPart::None);
+  EXPECT_EQ(
+      rule.partOf("aclrtMalloc", {"void **", "size_t", "aclrtMemMallocPolicy"}),
+      OperatorPart::None);
+  EXPECT_EQ(rule.operatorOf("aclnnAddGetWorkspaceSize"), "aclnnAdd");
+  EXPECT_EQ(rule.operatorOf("aclnnAdd"), "aclnnAdd");
+}
+
+TEST(Catalog, TheOperatorRuleIsCheckedAndBuiltInOnly) {
+  EXPECT_TRUE(mentions(parseError(withOperators(
+                           R"json({"family": "nope", "prefix": "acl",
+      "prepare_suffix": "GetWorkspaceSize", "executor_type": "aclOpExecutor"})json")),
+                       "unknown family \"nope\""));
+  EXPECT_TRUE(
+      mentions(parseError(withOperators(R"json({"family": "executor"})json")),
+               "missing \"prefix\""));
+  // A retain needs the rule.
+  EXPECT_TRUE(mentions(
+      parseError(withRelease(
+          R"json({"signature": "aclError aclrtKeep(aclrtStream stream)",
+                  "role": "retain", "family": "stream",
+                  "handle": {"from": "param", "param": "stream"}, "success": {"equals": 0}})json")),
+      "role retain needs the operator rule"));
+  std::string error;
+  std::optional<Catalog> rule =
+      Catalog::parse(withOperators(kRule), "test.json", &error);
+  ASSERT_TRUE(rule) << error;
+  EXPECT_TRUE(mentions(mergeError(*rule), "built-in catalog only"));
+}
+
+TEST(Catalog, AListOwnsWhatItIsMadeOf) {
+  std::string error;
+  std::optional<Catalog> catalog = Catalog::load(MSLEDGER_CATALOG_PATH, &error);
+  ASSERT_TRUE(catalog) << error;
+  const Function *list = catalog->findFunction("aclCreateTensorList");
+  ASSERT_NE(list, nullptr);
+  ASSERT_GE(list->ownsParam, 0);
+  EXPECT_EQ(list->params[list->ownsParam].name, "value");
+  EXPECT_EQ(list->params[list->ownsCountParam].name, "size");
+  ASSERT_GE(list->ownsRelease, 0);
+  EXPECT_EQ(catalog->functions()[list->ownsRelease].name, "aclDestroyTensor");
+  EXPECT_TRUE(mentions(
+      parseError(withRelease(
+          R"json({"signature": "aclError aclrtDestroyStream(aclrtStream stream)",
+                  "role": "release", "family": "stream",
+                  "handle": {"from": "param", "param": "stream"}, "success": {"equals": 0},
+                  "owns": {"param": "stream", "count": "stream", "family": "stream"}})json")),
+      "\"owns\" belongs to a resource's acquisition"));
 }

@@ -36,7 +36,7 @@ TEST(Wrappers, CxxBindsATemplateToTheApiItself) {
   // but where it is expanded.
   EXPECT_TRUE(contains(macro, "#define msledger_aclrtMalloc "
                               "(msledger_track_::Api<decltype(&aclrtMalloc), "
-                              "&aclrtMalloc, 0, true, 1, 0, 1, -1, "))
+                              "&aclrtMalloc, 0, 1, 1, 0, 1, -1, "))
       << macro;
   EXPECT_FALSE(contains(macro, "#include"));
 }

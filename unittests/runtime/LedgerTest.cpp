@@ -366,3 +366,70 @@ TEST_F(LedgerTest, ALoneThreadsSerialsAreDense) {
   for (size_t i = 1; i < serials.size(); ++i)
     EXPECT_EQ(serials[i], serials[i - 1] + 2) << i;
 }
+
+TEST_F(LedgerTest, PhaseTwoConsumesAnExecutorUnlessItWasRetained) {
+  ASSERT_GE(kOperatorPrepareApi, 0) << "the built-in catalog has the rule";
+  unsigned prepare = static_cast<unsigned>(kOperatorPrepareApi);
+  unsigned run = static_cast<unsigned>(kOperatorRunApi);
+  msledger_site phase1{}, phase2{};
+  phase1.callee = "aclnnAddGetWorkspaceSize";
+  phase2.callee = "aclnnAdd";
+  uint64_t errors = ledger.errorCount();
+
+  // Made and run: consumed.
+  ledger.operatorPrepared(prepare, 0x5000, 0, &phase1);
+  ASSERT_TRUE(live(Level::Cann, prepare, 0x5000));
+  ledger.consume(run, 0x5000, &phase2);
+  EXPECT_FALSE(live(Level::Cann, prepare, 0x5000));
+  EXPECT_EQ(ledger.errorCount(), errors);
+  // Run again: the executor is gone, a double release.
+  ledger.consume(run, 0x5000, &phase2);
+  EXPECT_EQ(lastError().kind, ErrorKind::DoubleRelease);
+  errors = ledger.errorCount();
+
+  // Made repeatable: runs leave it live, its destroy releases it, and a new
+  // executor at the same address is consumed again.
+  ledger.operatorPrepared(prepare, 0x6000, 0, &phase1);
+  ledger.retain(api("aclSetAclOpExecutorRepeatable"), 0x6000);
+  ledger.consume(run, 0x6000, &phase2);
+  ledger.consume(run, 0x6000, &phase2);
+  EXPECT_TRUE(live(Level::Cann, prepare, 0x6000));
+  release("aclDestroyAclOpExecutor", 0x6000, true);
+  EXPECT_FALSE(live(Level::Cann, prepare, 0x6000));
+  ledger.operatorPrepared(prepare, 0x6000, 0, &phase1);
+  ledger.consume(run, 0x6000, &phase2);
+  EXPECT_FALSE(live(Level::Cann, prepare, 0x6000)) << "not repeatable";
+  EXPECT_EQ(ledger.errorCount(), errors);
+}
+
+TEST_F(LedgerTest, AWorkspaceIsTheNextAllocationOfItsSize) {
+  unsigned prepare = static_cast<unsigned>(kOperatorPrepareApi);
+  msledger_site phase1{};
+  phase1.callee = "aclnnReduceSumGetWorkspaceSize";
+  ledger.operatorPrepared(prepare, 0x7000, 1000, &phase1);
+  // Another size first: not the workspace.
+  ledger.acquire(api("aclrtMalloc"), 0x2000010000, 64, Space::GM, nullptr);
+  // The driver allocation behind the workspace (padded by the ACL layer),
+  // then the workspace itself.
+  ledger.acquire(api("halMemAlloc"), 0x2000020000, (1000 + 32 + 31) / 32 * 32,
+                 Space::GM, nullptr);
+  ledger.acquire(api("aclrtMalloc"), 0x2000020000, 1000, Space::GM, nullptr);
+  // The next one of that size is not.
+  ledger.acquire(api("aclrtMalloc"), 0x2000030000, 1000, Space::GM, nullptr);
+  auto workspaceOf = [&](Level level, uint64_t address) {
+    for (const Record &r : ledger.liveRecords(level))
+      if (handleOf(r.key) == address)
+        return r.workspaceOf
+                   ? operatorAt(ledger.siteTable().site(r.workspaceOf))
+                   : std::string();
+    return std::string("(not live)");
+  };
+  EXPECT_EQ(workspaceOf(Level::Cann, 0x2000010000), "");
+  EXPECT_EQ(workspaceOf(Level::Cann, 0x2000020000), "aclnnReduceSum");
+  EXPECT_EQ(workspaceOf(Level::Device, 0x2000020000), "aclnnReduceSum");
+  EXPECT_EQ(workspaceOf(Level::Cann, 0x2000030000), "");
+  // Freed and handed out again: no longer a workspace.
+  release("aclrtFree", 0x2000020000, true);
+  ledger.acquire(api("aclrtMalloc"), 0x2000020000, 1000, Space::GM, nullptr);
+  EXPECT_EQ(workspaceOf(Level::Cann, 0x2000020000), "");
+}

@@ -6,7 +6,11 @@
 # product builds against it; the simulated device is still built, because the
 # test suites run on it.
 #
-# Result: the imported target CANN::ascendcl and MSLEDGER_CANN_SIMULATED.
+# Result: the imported target CANN::ascendcl, MSLEDGER_CANN_SIMULATED, and
+# the global property MSLEDGER_TOOLKIT_INCLUDE_DIRS: the include/ folders of
+# the toolkit built against, whose operator headers (aclnnop/) msledger
+# interposes -- a real toolkit's, here; the simulated toolkit's folders, set
+# where it is built (utils/simdevice).
 
 set(MSLEDGER_SIMCANN_DIR "${PROJECT_BINARY_DIR}/simcann")
 set(_ascend_home "$ENV{ASCEND_HOME_PATH}")
@@ -21,6 +25,7 @@ if(_ascend_home)
                         "against the simulated device")
   endif()
   set(MSLEDGER_CANN_SIMULATED OFF)
+  set_property(GLOBAL PROPERTY MSLEDGER_TOOLKIT_INCLUDE_DIRS "${_ascend_home}/include")
   add_library(CANN::ascendcl SHARED IMPORTED GLOBAL)
   set_target_properties(CANN::ascendcl PROPERTIES
     IMPORTED_LOCATION "${_ascend_home}/lib64/libascendcl.so"

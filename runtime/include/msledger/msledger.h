@@ -155,6 +155,34 @@ static inline uint64_t msledger_extent_2d(uint64_t pitch, uint64_t width,
 MSLEDGER_API int msledger_api_interposed(int api);
 MSLEDGER_API void msledger_set_site(const msledger_site *site);
 
+/* A call of an API of role "retain" (aclSetAclOpExecutorRepeatable) that
+ * succeeded on `handle`. */
+MSLEDGER_API void msledger_record_retain(int api, uint64_t handle,
+                                         const msledger_site *site);
+
+/*
+ * The catalog's operator rule (aclnn's two phases), for msrewrite's operator
+ * wrappers, which record their calls themselves: between
+ * msledger_operator_enter() and msledger_operator_leave() -- around the real
+ * call -- msledger's interposer of the operator, if it has one, records
+ * nothing. `function` names the operator's function as called
+ * ("aclnnAddGetWorkspaceSize", "aclnnAdd"); with a NULL `site` the event's
+ * site is the function's own, file unknown. A phase 1 that succeeded made
+ * `executor` and asked for `workspace_size` bytes of workspace: the
+ * thread's next allocation of that size (at the device level, of the ACL
+ * layer's padding of it) is reported as the operator's workspace. A phase 2
+ * is about to run `executor` (recorded before the call: it consumes the
+ * executor whatever its outcome).
+ */
+MSLEDGER_API void msledger_operator_enter(void);
+MSLEDGER_API void msledger_operator_leave(void);
+MSLEDGER_API void msledger_operator_prepared(const char *function,
+                                             uint64_t executor,
+                                             uint64_t workspace_size,
+                                             const msledger_site *site);
+MSLEDGER_API void msledger_operator_run(const char *function, uint64_t executor,
+                                        const msledger_site *site);
+
 /*
  * Call chains. msrewrite wraps every call of a project function that
  * reaches a catalog call -- directly or through other project functions --
