@@ -416,8 +416,7 @@ public:
       return fail("\"operators\": family '" + familyName +
                   "' must be a resource family whose handles are addresses");
     for (const Function &function : functions)
-      if (function.name.compare(0, rule.prefix.size(), rule.prefix) == 0 &&
-          rule.partOf(function.name, {}) != OperatorPart::None)
+      if (rule.namesAPrepare(function.name))
         return fail("function '" + function.name +
                     "' is an operator's: the operator rule covers it");
     rule.family = static_cast<unsigned>(family - families.begin());
@@ -873,6 +872,11 @@ bool Catalog::merge(const Catalog &addition, const std::string &source,
 
 namespace {
 
+bool endsWith(const std::string &text, const std::string &suffix) {
+  return text.size() >= suffix.size() &&
+         text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
 /// A type as the compiler spells it, without spaces and without a
 /// top-level const of a value ("const aclrtStream stream" passes an
 /// aclrtStream): "aclOpExecutor**", "uint64_t".
@@ -881,14 +885,15 @@ std::string compact(const std::string &type) {
   for (char c : type)
     if (c != ' ')
       out += c;
-  if (out.compare(0, 5, "const") == 0 && out.find('*') == std::string::npos)
-    out.erase(0, 5);
+  if (out.find('*') == std::string::npos) {
+    if (out.compare(0, 5, "const") == 0)
+      out.erase(0, 5);
+    else if (endsWith(out, "const"))
+      out.resize(out.size() - 5); // "aclrtStream const"
+  }
+  if (out.compare(0, 5, "std::") == 0)
+    out.erase(0, 5); // "std::uint64_t"
   return out;
-}
-
-bool endsWith(const std::string &text, const std::string &suffix) {
-  return text.size() >= suffix.size() &&
-         text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 } // namespace
@@ -899,27 +904,25 @@ OperatorRule::partOf(const std::string &name,
   if (name.size() <= prefix.size() ||
       name.compare(0, prefix.size(), prefix) != 0)
     return OperatorPart::None;
-  // With no types (a name alone: a catalog entry checked against the rule),
-  // the name decides.
-  bool typed = !paramTypes.empty();
-  if (endsWith(name, prepareSuffix) &&
-      name.size() > prefix.size() + prepareSuffix.size()) {
-    if (!typed)
-      return OperatorPart::Prepare;
+  if (namesAPrepare(name)) {
     size_t n = paramTypes.size();
     if (n >= 2 && compact(paramTypes[n - 1]) == executorType + "**" &&
         compact(paramTypes[n - 2]) == "uint64_t*")
       return OperatorPart::Prepare;
     return OperatorPart::None;
   }
-  if (!typed)
-    return OperatorPart::None;
   if (paramTypes.size() == 4 && compact(paramTypes[0]) == "void*" &&
       compact(paramTypes[1]) == "uint64_t" &&
       compact(paramTypes[2]) == executorType + "*" &&
       compact(paramTypes[3]) == "aclrtStream")
     return OperatorPart::Run;
   return OperatorPart::None;
+}
+
+bool OperatorRule::namesAPrepare(const std::string &name) const {
+  return name.size() > prefix.size() + prepareSuffix.size() &&
+         name.compare(0, prefix.size(), prefix) == 0 &&
+         endsWith(name, prepareSuffix);
 }
 
 std::string OperatorRule::operatorOf(const std::string &function) const {

@@ -284,6 +284,9 @@ struct OperatorRule {
   /// spells them, "aclOpExecutor **") is of, OperatorPart::None if none.
   OperatorPart partOf(const std::string &name,
                       const std::vector<std::string> &paramTypes) const;
+  /// Whether `name` alone is a phase 1's (a catalog entry checked against
+  /// the rule, whose types do not matter).
+  bool namesAPrepare(const std::string &name) const;
   /// "aclnnAdd" of "aclnnAddGetWorkspaceSize" and of "aclnnAdd".
   std::string operatorOf(const std::string &function) const;
 };

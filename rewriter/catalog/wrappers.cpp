@@ -430,11 +430,12 @@ struct Api<R (*)(P...), Function, Index, Mode, Handle, HandleParam, SizeParam, S
 };
 
 /* The catalog's operator rule (aclnn): an operator's phase 1 and phase 2,
- * which no catalog entry names. msrewrite defines msledger_NAME in the file
- * that calls NAME, as an object of one of these bound to &NAME
- * (operatorWrapper), so that the arguments convert as NAME(args) converts
- * them. The wrapper records the call itself; an interposer of NAME, if
- * msledger has one, records nothing inside it. */
+ * which no catalog entry names. msrewrite writes a call of NAME as
+ * MSLEDGER_OPERATOR(Prepare or Run, NAME)(site, args...): an object of one
+ * of these bound to &NAME, so that the arguments convert as NAME(args)
+ * converts them, whatever operator of whatever release NAME is. The wrapper
+ * records the call itself; an interposer of NAME, if msledger has one,
+ * records nothing inside it. */
 template <class F, F Function> struct OperatorPrepare;
 template <class R, class... P, R (*Function)(P...)> struct OperatorPrepare<R (*)(P...), Function> {
   const char *name;
@@ -464,6 +465,8 @@ template <class R, class... P, R (*Function)(P...)> struct OperatorRun<R (*)(P..
   }
 };
 } /* namespace msledger_track_ */
+#define MSLEDGER_OPERATOR(part, name) \
+  (msledger_track_::Operator##part<decltype(&name), &name>{#name})
 #endif
 /* C (and C++, for an access through members): the arguments of a wrapped call
  * are evaluated into temporaries as the arguments of one call, in the order
@@ -534,7 +537,7 @@ std::string cxxWrapper(const Catalog &catalog, const Function &f,
 std::string trackingMacro(const Catalog &catalog, size_t index) {
   const Function &f = catalog.functions()[index];
   if (f.operatorPart != OperatorPart::None)
-    return ""; // no function of that name: operatorWrapper() per operator
+    return ""; // no function of that name: MSLEDGER_OPERATOR at each call
   std::ostringstream out;
   std::string cxx = cxxWrapper(catalog, f, index);
   if (!cxx.empty())
@@ -575,13 +578,6 @@ std::string trackingMacro(const Catalog &catalog, size_t index) {
   out << "#define " << inner << "(msledger_s_" << params << ") "
       << macroBody(body.str()) << (cxx.empty() ? "\n" : "\n#endif\n");
   return out.str();
-}
-
-std::string operatorWrapper(OperatorPart part, const std::string &name) {
-  return std::string("static const msledger_track_::") +
-         (part == OperatorPart::Prepare ? "OperatorPrepare" : "OperatorRun") +
-         "<decltype(&" + name + "), &" + name + "> msledger_" + name + " = {" +
-         quoted(name) + "};\n";
 }
 
 std::string trackingWrapper(const Catalog &catalog, const Function &f) {

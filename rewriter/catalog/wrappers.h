@@ -81,10 +81,6 @@ std::string wrapperHelpers();
 /// The macro msledger_NAME for the built-in catalog's function at `index`,
 /// for C and C++ (track.h).
 std::string trackingMacro(const Catalog &catalog, size_t index);
-/// The definition, in a file that calls it, of msledger_NAME for the
-/// operator function NAME, a `part` of the operator rule (C++: the aclnn
-/// headers are C++ only).
-std::string operatorWrapper(OperatorPart part, const std::string &name);
 /// The definition of one catalog addition's wrapper function, which
 /// registers the API with the ledger on first use.
 std::string trackingWrapper(const Catalog &catalog, const Function &function);

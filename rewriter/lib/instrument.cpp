@@ -114,8 +114,14 @@ std::string instrument(const std::string &original,
       chainEnds.insert(site.endOffset);
       continue;
     }
-    out += "msledger_";
-    out += site.callee;
+    // An operator of the catalog's rule has no msledger_NAME: its wrapper
+    // is made where it is called (msledger/track.h).
+    if (site.operatorPart != OperatorPart::None)
+      out += std::string("MSLEDGER_OPERATOR(") +
+             (site.operatorPart == OperatorPart::Prepare ? "Prepare" : "Run") +
+             ", " + site.callee + ")";
+    else
+      out += "msledger_" + site.callee;
     copied = site.nameOffset + site.callee.size();
     out.append(original, copied, site.parenOffset + 1 - copied);
     out += siteText + (site.hasArguments ? ", " : "");
@@ -242,7 +248,13 @@ std::optional<std::string> revert(const std::string &instrumented,
       "msledger_([A-Za-z_][A-Za-z0-9_]*)([^(]*)\\(MSLEDGER_SITE\\(" + text +
       ", [0-9]+, [0-9]+, 0x[0-9a-f]+ULL, " + text + ", (?:0|" + text +
       ")\\)(, )?");
-  std::string original = revertChains(std::regex_replace(body, call, "$1$2("));
+  static const std::regex operatorCall(
+      "MSLEDGER_OPERATOR\\((?:Prepare|Run), ([A-Za-z_][A-Za-z0-9_]*)\\)([^(]*)"
+      "\\(MSLEDGER_SITE\\(" +
+      text + ", [0-9]+, [0-9]+, 0x[0-9a-f]+ULL, " + text + ", (?:0|" + text +
+      ")\\)(, )?");
+  std::string original = revertChains(std::regex_replace(
+      std::regex_replace(body, operatorCall, "$1$2("), call, "$1$2("));
   // And the wrappers of catalog additions, each within its markers.
   for (size_t begin = original.find(kWrapperBegin); begin != std::string::npos;
        begin = original.find(kWrapperBegin, begin)) {

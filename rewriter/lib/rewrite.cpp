@@ -95,34 +95,26 @@ void instrumentFile(FileRewrite &planned, const Catalog &catalog,
   WrapperInsertions wrappers;
   std::map<std::string, long> firstUse;
   std::vector<CallSite> kept;
-  std::map<std::string, OperatorPart> operators;
   for (const CallSite &site : planned.sites) {
-    bool isOperator = site.operatorPart != OperatorPart::None;
-    if (!additions.count(site.callee) && !isOperator) {
+    if (!additions.count(site.callee)) {
       kept.push_back(site);
       continue;
     }
     if (site.topLevelOffset < 0) {
       notes.insert(planned.relative + ":" + std::to_string(site.line) +
-                   ": note: call to " + site.callee + " not rewritten: " +
-                   (isOperator ? "an operator" : "a catalog addition") +
-                   " called from a macro body gets no wrapper yet");
+                   ": note: call to " + site.callee +
+                   " not rewritten: a catalog addition called from a macro "
+                   "body gets no wrapper yet");
       continue;
     }
-    if (isOperator)
-      operators[site.callee] = site.operatorPart;
     long &first =
         firstUse.emplace(site.callee, site.topLevelOffset).first->second;
     first = std::min(first, site.topLevelOffset);
     kept.push_back(site);
   }
-  for (const auto &use : firstUse) {
-    auto isOperator = operators.find(use.first);
+  for (const auto &use : firstUse)
     wrappers[static_cast<unsigned>(use.second)] +=
-        isOperator != operators.end()
-            ? operatorWrapper(isOperator->second, use.first)
-            : trackingWrapper(catalog, *catalog.findFunction(use.first));
-  }
+        trackingWrapper(catalog, *catalog.findFunction(use.first));
   if (kept.size() != planned.sites.size()) {
     planned.sites = kept;
     assignSerials(planned.relative, planned.sites);

@@ -248,6 +248,38 @@ std::string interposers(const Catalog &catalog, const std::string &source) {
   return out.str();
 }
 
+/// Whether an operator function's parameter of type `type` (as its header
+/// spells it) can be declared from cann_types.h: the framework's handles,
+/// the enums and typedefs it declares, and C's own types, const or pointed
+/// to.
+bool knownOperatorType(const std::string &type) {
+  static const char *const kKnown[] = {
+      "aclTensor",    "aclScalar",     "aclIntArray",   "aclFloatArray",
+      "aclBoolArray", "aclTensorList", "aclScalarList", "aclOpExecutor",
+      "aclDataType",  "aclFormat",     "aclrtStream",   "aclnnStatus",
+      "void",         "bool",          "char",          "int",
+      "float",        "double",        "int8_t",        "int16_t",
+      "int32_t",      "int64_t",       "uint8_t",       "uint16_t",
+      "uint32_t",     "uint64_t",      "size_t"};
+  std::string base;
+  std::stringstream words(type);
+  for (std::string word; words >> word;) {
+    while (!word.empty() && word.back() == '*')
+      word.pop_back();
+    while (!word.empty() && word.front() == '*')
+      word.erase(0, 1);
+    if (word.empty() || word == "const")
+      continue;
+    if (!base.empty())
+      return false; // "unsigned int", "struct X": not in the list
+    base = word;
+  }
+  for (const char *known : kKnown)
+    if (base == known)
+      return true;
+  return false;
+}
+
 /// Interposers of the operator functions listed in `path` (one per line:
 /// name, return type, then each parameter's type and name, tab-separated)
 /// that the operator rule covers. False with *error set if it cannot be read.
@@ -290,9 +322,24 @@ bool operatorInterposers(const Catalog &catalog, const std::string &path,
     std::string typeList;
     for (size_t i = 0; i < types.size(); ++i)
       typeList += (i ? ", " : "") + types[i];
+    std::string unknown;
+    for (const std::string &type : types)
+      if (!knownOperatorType(type))
+        unknown = type;
+    if (returns != "aclnnStatus")
+      unknown = returns;
+    if (!unknown.empty()) {
+      // Interposed code compiles from msledger's own declarations
+      // (cann_types.h): a type it does not know is left to msrewrite.
+      text << "// " << name << ": not interposed, it names " << unknown
+           << "\n\n";
+      continue;
+    }
     unsigned index = part == OperatorPart::Prepare ? rule.prepare : rule.run;
     text << "extern \"C\" MSLEDGER_INTERPOSER " << returns << " " << name << "("
          << params << ") {\n"
+         << "  static const msledger_site own = {nullptr, 0, 0, 0, \"" << name
+         << "\", nullptr};\n"
          << "  using Real = " << returns << " (*)(" << typeList << ");\n"
          << "  static Real real = "
             "reinterpret_cast<Real>(msledger::resolveNext(\""
@@ -308,15 +355,14 @@ bool operatorInterposers(const Catalog &catalog, const std::string &path,
       // Whether or not the CANN level is tracked: the workspace it names
       // may be the device level's.
       text << "  " << returns << " result = real(" << args << ");\n"
-           << "  if (scope.outermost() && result == 0)\n"
-           << "    scope.prepared(\"" << name << "\", " << executor
+           << "  if (scope.outermostAndChecking() && result == 0)\n"
+           << "    scope.prepared(&own, " << executor
            << " ? (uint64_t)(uintptr_t)*" << executor << " : 0, " << workspace
            << " ? *" << workspace << " : 0);\n";
     } else {
       // Consumed whatever the outcome: recorded before the call.
       text << "  if (scope.tracking() && a2)\n"
-           << "    scope.consuming(\"" << name
-           << "\", (uint64_t)(uintptr_t)a2);\n"
+           << "    scope.consuming(&own, (uint64_t)(uintptr_t)a2);\n"
            << "  " << returns << " result = real(" << args << ");\n";
     }
     text << "  return result;\n}\n\n";

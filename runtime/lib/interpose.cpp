@@ -112,14 +112,14 @@ void CallScope::retained(uint64_t handle) {
   processLedger().retain(Api, handle);
 }
 
-void CallScope::prepared(const char *function, uint64_t executor,
+void CallScope::prepared(const msledger_site *own, uint64_t executor,
                          uint64_t workspaceSize) {
   processLedger().operatorPrepared(Api, executor, workspaceSize,
-                                   Site ? Site : operatorSite(function));
+                                   Site ? Site : own);
 }
 
-void CallScope::consuming(const char *function, uint64_t executor) {
-  processLedger().consume(Api, executor, Site ? Site : operatorSite(function));
+void CallScope::consuming(const msledger_site *own, uint64_t executor) {
+  processLedger().consume(Api, executor, Site ? Site : own);
 }
 
 } // namespace msledger

@@ -4,7 +4,9 @@
 // libmsledger_preload.so) resolves the real function with resolveNext() once,
 // opens a CallScope, calls the real function and, if the scope is tracking,
 // reports the event to the ledger of libmsledger.so, with the handle, size
-// and space expressions every generator shares (rewriter/catalog/wrappers.h).
+// and space expressions every generator shares (rewriter/catalog/wrappers.h)
+// -- an operator's phase 1 whenever some level is tracked, as the workspace
+// it names may be the device level's.
 // A scope tracks only the outermost catalog call of its level on the thread:
 // an ACL call that calls other ACL calls internally is one event, while the
 // driver calls it makes are events of the device level. msledger does not
@@ -93,6 +95,7 @@ public:
     if (!levels)
       levels = startLedger();
     Tracking = (levels >> LevelIndex) & 1;
+    AnyLevel = (levels & 3) != 0;
     // Attribution works even when this level is not checked: under
     // --check-device-heap alone, the driver calls of a rewritten ACL call
     // still carry the ACL call's site.
@@ -120,8 +123,10 @@ public:
 
   bool tracking() const { return Tracking; }
   /// Whether this is the thread's outermost catalog call of its level (not
-  /// one made inside another, or inside a tracking wrapper's call).
-  bool outermost() const { return Outermost; }
+  /// one made inside another, or inside a tracking wrapper's call) and some
+  /// level is tracked: an operator's phase 1 then names the workspace an
+  /// allocation of either level may be.
+  bool outermostAndChecking() const { return AnyLevel; }
   /// A driver allocation succeeded on `device` (from its flag), whether or
   /// not this level is tracked: its record, and the record of the ACL call
   /// it was made for (aclrtMalloc's memory is on the device of the
@@ -142,13 +147,13 @@ public:
   void owned(unsigned api, uint64_t handle);
   /// A function of role "retain" succeeded on `handle`.
   void retained(uint64_t handle);
-  /// The operator rule's events (catalog.h), of the operator function
-  /// `function` (its own interposer): a phase 1 that made `executor`, a
-  /// phase 2 about to run one. Without a site named by a tracking wrapper
-  /// the event's site is the function's own, file unknown.
-  void prepared(const char *function, uint64_t executor,
+  /// The operator rule's events (catalog.h), from the interposer of an
+  /// operator function: a phase 1 that made `executor`, a phase 2 about to
+  /// run one. Without a site named by a tracking wrapper the event's site is
+  /// `own`, the function's (its callee, file unknown).
+  void prepared(const msledger_site *own, uint64_t executor,
                 uint64_t workspaceSize);
-  void consuming(const char *function, uint64_t executor);
+  void consuming(const msledger_site *own, uint64_t executor);
 
   /// The site the event is attributed to: the one a tracking wrapper named
   /// for this call, or, for a driver call made inside an ACL call, the ACL
@@ -159,6 +164,7 @@ private:
   unsigned Api;
   int LevelIndex;
   bool Tracking = false;
+  bool AnyLevel = false; // outermost, and some level tracked
   bool Outermost;
   const msledger_site *Site = nullptr;
   const msledger_site *EnclosingSite = nullptr;

@@ -111,9 +111,12 @@ namespace {
 /// The workspace the thread's last phase 1 asked for, not allocated yet at
 /// each level (Ledger::operatorPrepared).
 struct ExpectedWorkspace {
-  const void *ledger;
-  uint64_t size[2]; // by level; 0: none expected
-  uint32_t site;    // the phase 1's
+  const void *ledger; // null: nothing expected
+  // By level, 0: none expected. At the device level, the driver allocation
+  // behind aclrtMalloc (the ACL layer's padding) or aclrtMallocAlign32.
+  uint64_t size[2];
+  uint64_t alignedSize;
+  uint32_t site; // the phase 1's
 };
 __thread ExpectedWorkspace Expected __attribute__((tls_model("initial-exec")));
 } // namespace
@@ -176,7 +179,7 @@ void Ledger::acquire(unsigned api, uint64_t handle, uint64_t size, Space space,
                         clockSerials(), &serial);
   if (Journal_.active())
     journalAcquire(level, packed, serial);
-  if (__builtin_expect(Expected.ledger != nullptr, 0) && space != Space::None)
+  if (__builtin_expect(Expected.ledger != nullptr, 0) && space == Space::GM)
     noteWorkspace(level, key, size);
 }
 
@@ -220,47 +223,73 @@ void Ledger::beginRelease(unsigned api, uint64_t handle,
   pending->taken = Tables[route & kRouteLevel].take(
       key, route & kRouteRefcounted, pending->event, &pending->record,
       clockSerials(), &pending->event.serial);
+  // Only while a workspace is live (few, and freed soon) does a release
+  // look at them.
   if (route & kRouteRetainable) {
     std::lock_guard<std::mutex> lock(RetainedMutex);
     Retained.erase(key);
-  } else if (HasWorkspaces.load(std::memory_order_relaxed)) {
+  } else if (LiveWorkspaces.load(std::memory_order_relaxed)) {
     std::lock_guard<std::mutex> lock(RetainedMutex);
-    Workspaces[route & kRouteLevel].erase(key);
+    if (Workspaces[route & kRouteLevel].erase(key))
+      LiveWorkspaces.fetch_sub(1, std::memory_order_relaxed);
   }
 }
 
 void Ledger::operatorPrepared(unsigned api, uint64_t executor,
                               uint64_t workspaceSize,
                               const msledger_site *site) {
-  if (executor)
+  if (executor) {
+    // A new executor: not retained, whatever had this address before.
+    uint64_t key;
+    if (trackedRoute(api, executor, &key)) {
+      std::lock_guard<std::mutex> lock(RetainedMutex);
+      Retained.erase(key);
+    }
     acquire(api, executor, 0, Space::None, site);
+  }
+  // Each phase 1 replaces what the last one asked for (none: nothing is
+  // expected any more).
+  Expected.ledger = nullptr;
   if (!workspaceSize)
     return;
-  Expected.ledger = this;
   Expected.size[static_cast<int>(Level::Cann)] = workspaceSize;
   Expected.size[static_cast<int>(Level::Device)] =
       (workspaceSize + 32 + 31) / 32 * 32;
+  Expected.alignedSize = (workspaceSize + 31) / 32 * 32;
   Expected.site = Sites.intern(site);
+  Expected.ledger = this;
 }
 
 void Ledger::noteWorkspace(int level, uint64_t key, uint64_t size) {
-  if (Expected.ledger != this || Expected.size[level] != size)
+  if (Expected.ledger != this ||
+      (Expected.size[level] != size &&
+       (level != static_cast<int>(Level::Device) || !Expected.size[level] ||
+        Expected.alignedSize != size)))
     return;
   Expected.size[level] = 0;
+  if (!Expected.size[0] && !Expected.size[1])
+    Expected.ledger = nullptr; // found at both levels
   std::lock_guard<std::mutex> lock(RetainedMutex);
-  Workspaces[level][key] = Expected.site;
-  HasWorkspaces.store(true, std::memory_order_relaxed);
+  if (Workspaces[level].emplace(key, Expected.site).second)
+    LiveWorkspaces.fetch_add(1, std::memory_order_relaxed);
 }
 
 void Ledger::retain(unsigned api, uint64_t handle) {
   uint64_t key;
   if (!trackedRoute(api, handle, &key))
     return;
+  // Only a live executor is marked: one msledger did not see made is
+  // nothing to keep.
+  Record record;
+  if (!Tables[static_cast<int>(familyOf(api).level)].find(key, &record))
+    return;
   std::lock_guard<std::mutex> lock(RetainedMutex);
   Retained.insert(key);
 }
 
 void Ledger::consume(unsigned api, uint64_t handle, const msledger_site *site) {
+  // The workspace the phase 1 asked for is allocated by now, or never.
+  Expected.ledger = nullptr;
   uint64_t key;
   if (!trackedRoute(api, handle, &key))
     return;
@@ -481,7 +510,7 @@ std::vector<Record> Ledger::liveRecords(Level level) const {
   if (Opts.implicit_release_is_leak)
     for (const ImplicitReleaseEvent &entry : implicitReleases(level))
       live.push_back(entry.acquired);
-  if (HasWorkspaces.load(std::memory_order_relaxed)) {
+  if (LiveWorkspaces.load(std::memory_order_relaxed)) {
     std::lock_guard<std::mutex> lock(RetainedMutex);
     const auto &workspaces = Workspaces[static_cast<int>(level)];
     for (Record &r : live) {

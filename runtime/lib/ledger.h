@@ -134,10 +134,12 @@ public:
   void retain(unsigned api, uint64_t handle);
   /// An operator's phase 1 (`api`, the rule's) succeeded at `site`: it made
   /// `executor` (0: none), acquired, and asked for `workspaceSize` bytes of
-  /// workspace. The thread's next allocation of that many bytes at the CANN
-  /// level, and of the ACL layer's padding of it at the device level
-  /// ((size + 32 + 31) / 32 * 32, the driver allocation behind it), is the
-  /// operator's workspace: liveRecords() names it (Record::workspaceOf).
+  /// workspace. The thread's next device (GM) allocation of that many bytes
+  /// at the CANN level, and of the ACL layer's padding of it at the device
+  /// level ((size + 32 + 31) / 32 * 32 behind aclrtMalloc, (size + 31) / 32 *
+  /// 32 behind aclrtMallocAlign32), before the next phase 1 or phase 2 on
+  /// the thread, is the operator's workspace: liveRecords() names it
+  /// (Record::workspaceOf) until it is released.
   void operatorPrepared(unsigned api, uint64_t executor, uint64_t workspaceSize,
                         const msledger_site *site);
   void consume(unsigned api, uint64_t handle, const msledger_site *site);
@@ -259,15 +261,15 @@ private:
   RangeIndex AccessIndex[2];
   std::vector<ImplicitReleaseEvent> ImplicitLog[2]; // under ErrorMutex
 
-  // The keys of retained handles (executors made repeatable): few, and
-  // looked at only by the calls of the operator rule's family.
+  // The keys of retained handles (executors made repeatable), looked at by
+  // the calls of the operator rule's family; and the live workspaces found
+  // (operatorPrepared), per level: key -> the site id of their phase 1,
+  // looked at by releases only while LiveWorkspaces (their count) is not 0.
+  // Both few; under RetainedMutex, which is held alone.
   mutable std::mutex RetainedMutex;
   std::unordered_set<uint64_t> Retained;
-  // The workspaces found (operatorPrepared), per level: key -> the site id
-  // of their phase 1. Under RetainedMutex; HasWorkspaces once there is one,
-  // so that releases look only then.
   std::unordered_map<uint64_t, uint32_t> Workspaces[2];
-  std::atomic<bool> HasWorkspaces{false};
+  std::atomic<uint64_t> LiveWorkspaces{0};
   /// A workspace-sized allocation at `level`: tagged if the thread expects
   /// one of that size.
   void noteWorkspace(int level, uint64_t key, uint64_t size);

@@ -238,8 +238,6 @@ const char *const kChainArrow = " <- ";
 
 namespace {
 
-/// The memory section of a leak report: one block per allocation, or per
-/// site when grouped; its total goes to *bytes.
 /// "======      workspace of aclnnAdd (its phase 1 in main.cpp:23)" for a
 /// workspace (Record::workspaceOf: the phase 1's site).
 void appendWorkspaceLine(std::string &out, const SiteTable &sites,
@@ -254,6 +252,9 @@ void appendWorkspaceLine(std::string &out, const SiteTable &sites,
   out += ")\n";
 }
 
+/// The memory section of a leak report: one block per allocation (a
+/// workspace says its operator), or per site when grouped; its total goes to
+/// *bytes.
 void appendMemoryLeaks(std::string &out, const SiteTable &sites,
                        const std::vector<const Record *> &memory,
                        bool groupBySite, uint64_t *bytes) {

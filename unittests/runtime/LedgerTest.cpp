@@ -432,4 +432,35 @@ TEST_F(LedgerTest, AWorkspaceIsTheNextAllocationOfItsSize) {
   release("aclrtFree", 0x2000020000, true);
   ledger.acquire(api("aclrtMalloc"), 0x2000020000, 1000, Space::GM, nullptr);
   EXPECT_EQ(workspaceOf(Level::Cann, 0x2000020000), "");
+
+  // A later phase 1 that asks for none, or a phase 2, ends the wait: an
+  // allocation of the size after it is no workspace.
+  ledger.operatorPrepared(prepare, 0, 2000, &phase1);
+  ledger.operatorPrepared(prepare, 0, 0, &phase1);
+  ledger.acquire(api("aclrtMalloc"), 0x2000040000, 2000, Space::GM, nullptr);
+  EXPECT_EQ(workspaceOf(Level::Cann, 0x2000040000), "");
+  ledger.operatorPrepared(prepare, 0, 3000, &phase1);
+  ledger.consume(static_cast<unsigned>(kOperatorRunApi), 0x7000, &phase1);
+  ledger.acquire(api("aclrtMalloc"), 0x2000050000, 3000, Space::GM, nullptr);
+  EXPECT_EQ(workspaceOf(Level::Cann, 0x2000050000), "");
+}
+
+TEST_F(LedgerTest, ANewExecutorAtARetainedAddressIsNotRetained) {
+  unsigned prepare = static_cast<unsigned>(kOperatorPrepareApi);
+  unsigned run = static_cast<unsigned>(kOperatorRunApi);
+  unsigned retain = api("aclSetAclOpExecutorRepeatable");
+  msledger_site phase1{};
+  phase1.callee = "aclnnAddGetWorkspaceSize";
+  // A retain of an executor msledger never saw made marks nothing.
+  ledger.retain(retain, 0x8000);
+  ledger.operatorPrepared(prepare, 0x8000, 0, &phase1);
+  ledger.consume(run, 0x8000, &phase1);
+  EXPECT_FALSE(live(Level::Cann, prepare, 0x8000));
+  // Nor does a retain outlive its executor's address being handed out
+  // again without a release msledger saw.
+  ledger.operatorPrepared(prepare, 0x9000, 0, &phase1);
+  ledger.retain(retain, 0x9000);
+  ledger.operatorPrepared(prepare, 0x9000, 0, &phase1);
+  ledger.consume(run, 0x9000, &phase1);
+  EXPECT_FALSE(live(Level::Cann, prepare, 0x9000));
 }

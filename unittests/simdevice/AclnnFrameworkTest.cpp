@@ -158,6 +158,17 @@ TEST_F(AclnnFramework, ListsOwnWhatTheyAreMadeOf) {
   EXPECT_EQ(aclDestroyTensor(first), kErrParamInvalid)
       << "destroyed with its list";
   EXPECT_FALSE(mssim::nn::isLive(second, mssim::nn::ObjectKind::Tensor));
+
+  // What the real lists would destroy twice is refused: an element twice,
+  // in two lists, or destroyed on its own while its list lives.
+  aclTensor *third = contiguous({4}, data);
+  const aclTensor *twice[] = {third, third};
+  EXPECT_EQ(aclCreateTensorList(twice, 2), nullptr);
+  aclTensorList *owner = aclCreateTensorList(twice, 1);
+  ASSERT_NE(owner, nullptr);
+  EXPECT_EQ(aclCreateTensorList(twice, 1), nullptr) << "already in a list";
+  EXPECT_EQ(aclDestroyTensor(third), kErrParamInvalid) << "its list's";
+  EXPECT_EQ(aclDestroyTensorList(owner), kSuccess);
 }
 
 TEST_F(AclnnFramework, AnExecutorIsConsumedByItsRunUnlessRepeatable) {

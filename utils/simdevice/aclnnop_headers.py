@@ -11,10 +11,6 @@
       written too). Headers no longer in
       the table are removed; unchanged ones are left alone, so that a build
       only recompiles what changed.
-  aclnnop_headers.py operators TABLE
-      Prints the operator functions of the table, one per line:
-      NAME<TAB>RETURN<TAB>TYPE NAME, TYPE NAME, ... -- what msledger's
-      generator reads to interpose every operator (runtime/gen).
 
 TABLE is a table of `conformance.py table --set aclnnop` (reference/
 cann-*-aclnnop.tsv): the operators of a release, read from the real
@@ -165,17 +161,8 @@ def generate(table, out_dir):
             os.remove(os.path.join(folder, stale))
 
 
-def operators(table):
-    functions, _, parameters, _, _ = read(table)
-    for name in sorted(functions):
-        returns, params = signature(name, functions[name], parameters.get(name, []))
-        print("%s\t%s\t%s" % (name, returns, params))
-
-
 def main():
-    if len(sys.argv) == 3 and sys.argv[1] == "operators":
-        operators(sys.argv[2])
-    elif len(sys.argv) == 3:
+    if len(sys.argv) == 3:
         generate(sys.argv[1], sys.argv[2])
     else:
         sys.exit(__doc__)

@@ -9,7 +9,9 @@
 //     one checks it is a live object of its kind, so a destroyed or foreign
 //     pointer is ACLNN_ERR_PARAM_INVALID with a message, never a crash;
 //   * a tensor list or scalar list owns what it was made of (the real
-//     framework's lists hold the objects and destroy them with the list);
+//     framework's lists hold the objects and destroy them with the list):
+//     an element is in one list, once, and is not destroyed on its own
+//     (each would be a double destroy on the real stack: refused here);
 //   * an executor is made by an operator's phase 1 (makeExecutor), holding
 //     copies of its operands' descriptions and the computation; its phase 2
 //     (runExecutor) checks the workspace, queues the computation on the
@@ -70,10 +72,12 @@ size_t elementSize(aclDataType type);
 
 struct aclTensor {
   mssim::nn::TensorDesc desc;
+  const void *owner = nullptr; // the list that owns it, if any
 };
 struct aclScalar {
   aclDataType dataType;
-  uint8_t value[16]; // the value, as `dataType` stores it
+  uint8_t value[16];           // the value, as `dataType` stores it
+  const void *owner = nullptr; // the list that owns it, if any
   /// The value as a double (integers and booleans converted).
   double toDouble() const;
   int64_t toInt() const;

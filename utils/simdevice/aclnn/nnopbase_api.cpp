@@ -151,6 +151,54 @@ bool describe(const int64_t *viewDims, uint64_t viewDimsNum,
   return true;
 }
 
+/// Whether the `size` elements at `value` (tensors or scalars) can be made
+/// into a list, which then owns them: each live, in no list yet, and there
+/// once.
+template <typename T>
+bool adoptable(const T *const *value, uint64_t size, ObjectKind kind,
+               std::string *problem) {
+  std::unordered_map<const T *, uint64_t> seen;
+  for (uint64_t i = 0; i < size; ++i) {
+    if (!value[i])
+      continue;
+    std::string which = kindName(kind) + std::string(" ") + std::to_string(i);
+    if (!isLive(value[i], kind)) {
+      *problem = which + " is not a live " + kindName(kind);
+      return false;
+    }
+    if (value[i]->owner) {
+      *problem = which + " already belongs to a list, which destroys it";
+      return false;
+    }
+    if (!seen.emplace(value[i], i).second) {
+      *problem = which + " is " + kindName(kind) + " " +
+                 std::to_string(seen[value[i]]) +
+                 " again: the list would destroy it twice";
+      return false;
+    }
+  }
+  return true;
+}
+
+/// The destroy of an element that may belong to a list.
+template <typename T>
+aclnnStatus destroyElement(const char *api, const T *object, ObjectKind kind) {
+  if (object && isLive(object, kind) && object->owner)
+    return failed(kErrParamInvalid, api,
+                  hexAddress(object) + " belongs to a list, which destroys it");
+  return destroy(api, object, kind);
+}
+
+/// A live list's destroy: its elements, then itself.
+template <typename List, typename T>
+aclnnStatus destroyList(const char *api, const List *list,
+                        const std::vector<T *> &elements, ObjectKind listKind,
+                        ObjectKind kind) {
+  for (T *element : elements)
+    destroy(api, element, kind);
+  return destroy(api, list, listKind);
+}
+
 template <typename Value, typename Array>
 Array *makeArray(const char *api, const Value *value, uint64_t size,
                  ObjectKind kind) {
@@ -556,13 +604,16 @@ aclTensorList *aclCreateTensorList(const aclTensor *const *value,
   if (!value && size)
     return refused("aclCreateTensorList",
                    "null tensors with a size of " + std::to_string(size));
-  for (uint64_t i = 0; i < size; ++i)
-    if (value[i] && !isLive(value[i], ObjectKind::Tensor))
-      return refused("aclCreateTensorList",
-                     "tensor " + std::to_string(i) + " is not a live tensor");
+  std::string problem;
+  if (!adoptable(value, size, ObjectKind::Tensor, &problem))
+    return refused("aclCreateTensorList", problem);
   auto *list = new aclTensorList();
-  for (uint64_t i = 0; i < size; ++i)
-    list->tensors.push_back(const_cast<aclTensor *>(value[i]));
+  for (uint64_t i = 0; i < size; ++i) {
+    auto *tensor = const_cast<aclTensor *>(value[i]);
+    list->tensors.push_back(tensor);
+    if (tensor)
+      tensor->owner = list;
+  }
   return created(list, ObjectKind::TensorList);
 }
 
@@ -571,22 +622,25 @@ aclScalarList *aclCreateScalarList(const aclScalar *const *value,
   if (!value && size)
     return refused("aclCreateScalarList",
                    "null scalars with a size of " + std::to_string(size));
-  for (uint64_t i = 0; i < size; ++i)
-    if (value[i] && !isLive(value[i], ObjectKind::Scalar))
-      return refused("aclCreateScalarList",
-                     "scalar " + std::to_string(i) + " is not a live scalar");
+  std::string problem;
+  if (!adoptable(value, size, ObjectKind::Scalar, &problem))
+    return refused("aclCreateScalarList", problem);
   auto *list = new aclScalarList();
-  for (uint64_t i = 0; i < size; ++i)
-    list->scalars.push_back(const_cast<aclScalar *>(value[i]));
+  for (uint64_t i = 0; i < size; ++i) {
+    auto *scalar = const_cast<aclScalar *>(value[i]);
+    list->scalars.push_back(scalar);
+    if (scalar)
+      scalar->owner = list;
+  }
   return created(list, ObjectKind::ScalarList);
 }
 
 aclnnStatus aclDestroyTensor(const aclTensor *tensor) {
-  return destroy("aclDestroyTensor", tensor, ObjectKind::Tensor);
+  return destroyElement("aclDestroyTensor", tensor, ObjectKind::Tensor);
 }
 
 aclnnStatus aclDestroyScalar(const aclScalar *scalar) {
-  return destroy("aclDestroyScalar", scalar, ObjectKind::Scalar);
+  return destroyElement("aclDestroyScalar", scalar, ObjectKind::Scalar);
 }
 
 aclnnStatus aclDestroyIntArray(const aclIntArray *array) {
@@ -607,10 +661,8 @@ aclnnStatus aclDestroyTensorList(const aclTensorList *array) {
   if (!isLive(array, ObjectKind::TensorList))
     return failed(kErrParamInvalid, "aclDestroyTensorList",
                   hexAddress(array) + " is not a live tensor list");
-  // The list owns its tensors.
-  for (aclTensor *tensor : array->tensors)
-    destroy("aclDestroyTensorList", tensor, ObjectKind::Tensor);
-  return destroy("aclDestroyTensorList", array, ObjectKind::TensorList);
+  return destroyList("aclDestroyTensorList", array, array->tensors,
+                     ObjectKind::TensorList, ObjectKind::Tensor);
 }
 
 aclnnStatus aclDestroyScalarList(const aclScalarList *array) {
@@ -619,9 +671,8 @@ aclnnStatus aclDestroyScalarList(const aclScalarList *array) {
   if (!isLive(array, ObjectKind::ScalarList))
     return failed(kErrParamInvalid, "aclDestroyScalarList",
                   hexAddress(array) + " is not a live scalar list");
-  for (aclScalar *scalar : array->scalars)
-    destroy("aclDestroyScalarList", scalar, ObjectKind::Scalar);
-  return destroy("aclDestroyScalarList", array, ObjectKind::ScalarList);
+  return destroyList("aclDestroyScalarList", array, array->scalars,
+                     ObjectKind::ScalarList, ObjectKind::Scalar);
 }
 
 aclnnStatus aclGetViewShape(const aclTensor *tensor, int64_t **viewDims,
