@@ -14,6 +14,8 @@ packages=(
   cmake ninja-build make g++ python3 ccache bear chromium
   clang-19 libclang-19-dev libclang-cpp19-dev libclang-common-19-dev llvm-19-dev llvm-19-tools
   libboost-json1.81-dev
+  # utils/aclnn_examples.py's reference results (Debian's /usr/bin/python3).
+  python3-numpy
   libgtest-dev libgmock-dev libbenchmark-dev
   # The peers utils/benchmarks/peers.py measures msledger against.
   valgrind heaptrack libclang-rt-19-dev
