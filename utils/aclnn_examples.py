@@ -911,7 +911,10 @@ class Runner:
         name = os.path.basename(src)
         copy = os.path.join(rdir, name)
         shutil.copyfile(src, copy)
-        compile_args = ["g++", "-std=c++17"] + self.include_flags() + ["-c", name, "-o", name + ".o"]
+        # The copy's own includes ("../op_api/x.h") still resolve from the
+        # example's folder.
+        origin = ["-iquote", os.path.dirname(src)]
+        compile_args = ["g++", "-std=c++17"] + origin + self.include_flags() + ["-c", name, "-o", name + ".o"]
         with open(os.path.join(rdir, "compile_commands.json"), "w") as f:
             json.dump([{"directory": rdir, "arguments": compile_args, "file": name}], f, indent=1)
         out = {"status": None}
@@ -923,7 +926,7 @@ class Runner:
             out.update(status="rewrite failed", detail=(errors or lines[-1:])[0][:200])
             return out
         exe = os.path.join(rdir, "example")
-        cmd = ["g++", "-std=c++17", name] + self.include_flags() + self.link_flags(libraries) + \
+        cmd = ["g++", "-std=c++17", name] + origin + self.include_flags() + self.link_flags(libraries) + \
             self.rewrite_flags + ["-o", exe]
         build = run_retrying(cmd, rdir, self.env, args.build_timeout)
         if build["rc"] != 0 or build["timed_out"]:
