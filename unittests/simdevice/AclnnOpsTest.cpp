@@ -859,3 +859,36 @@ TEST_F(AclnnOps, UnsimulatedOperatorsRefuse) {
   EXPECT_EQ(aclnnAcosGetWorkspaceSize(self, out, &size, &executor), kInvalid);
   unsetenv("MSSIM_QUIET_UNSIMULATED");
 }
+
+TEST_F(AclnnOps, ARepeatableExecutorTakesNewAddressesOfAListsTensors) {
+  Tensor<int32_t> a({2}, {1, 2}, ACL_INT32), b({1}, {3}, ACL_INT32);
+  Tensor<int32_t> c({1}, {9}, ACL_INT32), whole({3}, {0, 0, 0}, ACL_INT32);
+  aclTensor *parts[] = {a.release(), b.release()};
+  aclTensorList *list = aclCreateTensorList(parts, 2);
+  uint64_t size = 0;
+  aclOpExecutor *executor = nullptr;
+  ASSERT_EQ(aclnnCatGetWorkspaceSize(list, 0, whole, &size, &executor),
+            kSuccess);
+  ASSERT_EQ(aclSetAclOpExecutorRepeatable(executor), kSuccess);
+  ASSERT_EQ(aclnnCat(nullptr, 0, executor, nullptr), kSuccess);
+  ASSERT_EQ(aclrtSynchronizeDevice(), ACL_SUCCESS);
+  EXPECT_EQ(whole.read(), (std::vector<int32_t>{1, 2, 3}));
+  // Input 0 (the list), its tensor 1: now c's storage.
+  void *elsewhere = nullptr;
+  ASSERT_EQ(aclGetRawTensorAddr(c, &elsewhere), kSuccess);
+  EXPECT_EQ(aclSetDynamicInputTensorAddr(executor, 0, 1, list, elsewhere),
+            kSuccess);
+  EXPECT_EQ(aclSetDynamicInputTensorAddr(executor, 0, 2, list, elsewhere),
+            kInvalid)
+      << "the list has two tensors";
+  EXPECT_EQ(aclSetDynamicInputTensorAddr(executor, 1, 0, list, elsewhere),
+            kInvalid)
+      << "Cat has one input";
+  EXPECT_EQ(aclSetDynamicInputTensorAddr(nullptr, 0, 0, list, elsewhere),
+            kNullptr);
+  ASSERT_EQ(aclnnCat(nullptr, 0, executor, nullptr), kSuccess);
+  ASSERT_EQ(aclrtSynchronizeDevice(), ACL_SUCCESS);
+  EXPECT_EQ(whole.read(), (std::vector<int32_t>{1, 2, 9}));
+  EXPECT_EQ(aclDestroyAclOpExecutor(executor), kSuccess);
+  EXPECT_EQ(aclDestroyTensorList(list), kSuccess);
+}

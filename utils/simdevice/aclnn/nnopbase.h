@@ -120,6 +120,9 @@ struct aclOpExecutor {
   uint64_t workspaceSize = 0; // what phase 1 said
   bool repeatable = false;
   std::vector<mssim::nn::TensorDesc> inputs, outputs;
+  // Where each of inputs / outputs is among the operator's: (irIndex,
+  // relativeIndex), a tensor list being one input or output.
+  std::vector<std::pair<size_t, size_t>> inputPlaces, outputPlaces;
   mssim::nn::Computation compute;
 };
 
@@ -162,13 +165,14 @@ MSSIM_SHARED aclnnStatus checkTensorList(const char *api, const char *what,
 /// Phase 1's end: a new executor of `op` (live, not repeatable) into
 /// *executor and the workspace it needs into *workspaceSize. Null
 /// out-parameters are ACLNN_ERR_PARAM_NULLPTR.
-MSSIM_SHARED aclnnStatus makeExecutor(const char *op,
-                                      std::vector<TensorDesc> inputs,
-                                      std::vector<TensorDesc> outputs,
-                                      Computation compute,
-                                      uint64_t workspaceNeeded,
-                                      uint64_t *workspaceSize,
-                                      aclOpExecutor **executor);
+/// `inputPlaces` / `outputPlaces`: each tensor's (irIndex, relativeIndex),
+/// for aclSetDynamic*TensorAddr (none given: each an input of its own).
+MSSIM_SHARED aclnnStatus makeExecutor(
+    const char *op, std::vector<TensorDesc> inputs,
+    std::vector<TensorDesc> outputs, Computation compute,
+    uint64_t workspaceNeeded, uint64_t *workspaceSize, aclOpExecutor **executor,
+    std::vector<std::pair<size_t, size_t>> inputPlaces = {},
+    std::vector<std::pair<size_t, size_t>> outputPlaces = {});
 /// Phase 2 of `op` (aclnnAdd): checks the executor is a live one of `op`
 /// and the workspace (at least what phase 1 asked for, device memory),
 /// queues the computation on `stream` (null: the default stream), and

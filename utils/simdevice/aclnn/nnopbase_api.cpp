@@ -255,6 +255,35 @@ aclnnStatus setAddress(const char *api, aclOpExecutor *executor,
   return kSuccess;
 }
 
+/// The dynamic setters: the relativeIndex-th tensor of the irIndex-th input
+/// or output (a tensor list) gets `addr`, in the executor, and in the list
+/// given, as the real framework rewrites the tensor's address first.
+aclnnStatus setDynamicAddress(const char *api, aclOpExecutor *executor,
+                              bool input, size_t irIndex, size_t relativeIndex,
+                              aclTensorList *tensors, void *addr) {
+  if (!executor)
+    return failed(kErrParamNullptr, api, "the executor is null");
+  if (!isLive(executor, ObjectKind::Executor))
+    return failed(kErrParamInvalid, api,
+                  hexAddress(executor) + " is not a live executor");
+  if (tensors && isLive(tensors, ObjectKind::TensorList) &&
+      relativeIndex < tensors->tensors.size() &&
+      tensors->tensors[relativeIndex])
+    tensors->tensors[relativeIndex]->desc.data = addr;
+  const auto &places = input ? executor->inputPlaces : executor->outputPlaces;
+  auto &descs = input ? executor->inputs : executor->outputs;
+  for (size_t i = 0; i < places.size(); ++i)
+    if (places[i] == std::make_pair(irIndex, relativeIndex)) {
+      descs[i].data = addr;
+      return kSuccess;
+    }
+  return failed(kErrParamInvalid, api,
+                std::string(input ? "input" : "output") + " " +
+                    std::to_string(irIndex) + ", tensor " +
+                    std::to_string(relativeIndex) + " is not one of " +
+                    executor->op + "'s");
+}
+
 } // namespace
 
 int64_t TensorDesc::elementCount() const {
@@ -354,7 +383,9 @@ aclnnStatus checkTensorList(const char *api, const char *what,
 aclnnStatus makeExecutor(const char *op, std::vector<TensorDesc> inputs,
                          std::vector<TensorDesc> outputs, Computation compute,
                          uint64_t workspaceNeeded, uint64_t *workspaceSize,
-                         aclOpExecutor **executor) {
+                         aclOpExecutor **executor,
+                         std::vector<std::pair<size_t, size_t>> inputPlaces,
+                         std::vector<std::pair<size_t, size_t>> outputPlaces) {
   std::string api = std::string(op) + "GetWorkspaceSize";
   if (!workspaceSize || !executor)
     return failed(kErrParamNullptr, api.c_str(),
@@ -362,8 +393,18 @@ aclnnStatus makeExecutor(const char *op, std::vector<TensorDesc> inputs,
   auto *made = new aclOpExecutor();
   made->op = op;
   made->workspaceSize = workspaceNeeded;
+  // Without places, each tensor is an input or output of its own.
+  for (auto [descs, places] : {std::make_pair(&inputs, &inputPlaces),
+                               std::make_pair(&outputs, &outputPlaces)})
+    if (places->size() != descs->size()) {
+      places->clear();
+      for (size_t i = 0; i < descs->size(); ++i)
+        places->emplace_back(i, 0);
+    }
   made->inputs = std::move(inputs);
   made->outputs = std::move(outputs);
+  made->inputPlaces = std::move(inputPlaces);
+  made->outputPlaces = std::move(outputPlaces);
   made->compute = std::move(compute);
   *workspaceSize = workspaceNeeded;
   *executor = created(made, ObjectKind::Executor);
@@ -803,6 +844,38 @@ aclnnStatus aclSetOutputTensorAddr(aclOpExecutor *executor, const size_t index,
   (void)tensor;
   return setAddress("aclSetOutputTensorAddr", executor,
                     executor ? &executor->outputs : nullptr, index, addr);
+}
+
+aclnnStatus aclSetDynamicInputTensorAddr(aclOpExecutor *executor,
+                                         size_t irIndex,
+                                         const size_t relativeIndex,
+                                         aclTensorList *tensors, void *addr) {
+  return setDynamicAddress("aclSetDynamicInputTensorAddr", executor, true,
+                           irIndex, relativeIndex, tensors, addr);
+}
+
+aclnnStatus aclSetDynamicOutputTensorAddr(aclOpExecutor *executor,
+                                          size_t irIndex,
+                                          const size_t relativeIndex,
+                                          aclTensorList *tensors, void *addr) {
+  return setDynamicAddress("aclSetDynamicOutputTensorAddr", executor, false,
+                           irIndex, relativeIndex, tensors, addr);
+}
+
+aclnnStatus AclSetDynamicInputTensorAddr(aclOpExecutor *executor,
+                                         size_t irIndex,
+                                         const size_t relativeIndex,
+                                         aclTensorList *tensors, void *addr) {
+  return aclSetDynamicInputTensorAddr(executor, irIndex, relativeIndex, tensors,
+                                      addr);
+}
+
+aclnnStatus AclSetDynamicOutputTensorAddr(aclOpExecutor *executor,
+                                          size_t irIndex,
+                                          const size_t relativeIndex,
+                                          aclTensorList *tensors, void *addr) {
+  return aclSetDynamicOutputTensorAddr(executor, irIndex, relativeIndex,
+                                       tensors, addr);
 }
 
 aclnnStatus AclSetInputTensorAddr(aclOpExecutor *executor, const size_t index,

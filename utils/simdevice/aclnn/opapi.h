@@ -71,6 +71,10 @@ struct Arg {
   std::string name;
   const aclTensor *tensor;
   bool optional = false;
+  /// Its place in the tensor list it came from (listArgs), -1 if none: a
+  /// list is one input of the operator (aclSetDynamicInputTensorAddr's
+  /// irIndex), each of its tensors a relativeIndex.
+  int listIndex = -1;
 };
 
 /// The view of `desc` phase 1 checks with: no base; the storage it spans.

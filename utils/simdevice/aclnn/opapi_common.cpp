@@ -80,8 +80,8 @@ aclnnStatus listArgs(const char *api, const char *what,
                      const aclTensorList *list, std::vector<Arg> *args) {
   MSSIM_ACLNN_CHECK(checkTensorList(api, what, list));
   for (size_t i = 0; i < list->tensors.size(); ++i)
-    args->push_back(
-        {std::string(what) + "[" + std::to_string(i) + "]", list->tensors[i]});
+    args->push_back({std::string(what) + "[" + std::to_string(i) + "]",
+                     list->tensors[i], false, static_cast<int>(i)});
   return kSuccess;
 }
 
@@ -149,9 +149,22 @@ aclnnStatus launch(const char *op, const std::vector<Arg> &inputs,
     return kernel(Mode::Run, runViews(in, inPresent),
                   runViews(out, outPresent));
   };
+  // Where each present tensor is among the operator's inputs and outputs:
+  // (irIndex, relativeIndex), a list being one of them.
+  auto places = [](const std::vector<Arg> &args) {
+    std::vector<std::pair<size_t, size_t>> out;
+    size_t ir = 0;
+    for (size_t i = 0; i < args.size(); ++i) {
+      if (i > 0 && args[i].listIndex <= 0)
+        ++ir;
+      if (args[i].tensor)
+        out.emplace_back(ir, args[i].listIndex < 0 ? 0 : args[i].listIndex);
+    }
+    return out;
+  };
   return makeExecutor(op, std::move(inDescs), std::move(outDescs),
                       std::move(compute), workspaceNeeded, workspaceSize,
-                      executor);
+                      executor, places(inputs), places(outputs));
 }
 
 } // namespace mssim::nn::opapi
