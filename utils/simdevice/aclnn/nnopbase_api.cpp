@@ -209,6 +209,21 @@ Array *makeArray(const char *api, const Value *value, uint64_t size,
   return created(array, kind);
 }
 
+/// An operator's handle argument `what`: null is ACLNN_ERR_PARAM_NULLPTR
+/// (unless `optional`), not a live object of `kind` ACLNN_ERR_PARAM_INVALID.
+aclnnStatus checkLive(const char *api, const char *what, const void *object,
+                      ObjectKind kind, bool optional = false) {
+  if (!object)
+    return optional
+               ? kSuccess
+               : failed(kErrParamNullptr, api, std::string(what) + " is null");
+  if (!isLive(object, kind))
+    return failed(kErrParamInvalid, api,
+                  std::string(what) + " (" + hexAddress(object) +
+                      ") is not a live " + kindName(kind));
+  return kSuccess;
+}
+
 template <typename Array>
 aclnnStatus arraySize(const char *api, const Array *array, ObjectKind kind,
                       uint64_t *size) {
@@ -336,48 +351,22 @@ aclnnStatus failed(aclnnStatus code, const char *api,
 
 aclnnStatus checkTensor(const char *api, const char *what,
                         const aclTensor *tensor, bool optional) {
-  if (!tensor)
-    return optional
-               ? kSuccess
-               : failed(kErrParamNullptr, api, std::string(what) + " is null");
-  if (!isLive(tensor, ObjectKind::Tensor))
-    return failed(kErrParamInvalid, api,
-                  std::string(what) + " (" + hexAddress(tensor) +
-                      ") is not a live tensor");
-  return kSuccess;
+  return checkLive(api, what, tensor, ObjectKind::Tensor, optional);
 }
 
 aclnnStatus checkScalar(const char *api, const char *what,
                         const aclScalar *scalar) {
-  if (!scalar)
-    return failed(kErrParamNullptr, api, std::string(what) + " is null");
-  if (!isLive(scalar, ObjectKind::Scalar))
-    return failed(kErrParamInvalid, api,
-                  std::string(what) + " (" + hexAddress(scalar) +
-                      ") is not a live scalar");
-  return kSuccess;
+  return checkLive(api, what, scalar, ObjectKind::Scalar);
 }
 
 aclnnStatus checkIntArray(const char *api, const char *what,
                           const aclIntArray *array) {
-  if (!array)
-    return failed(kErrParamNullptr, api, std::string(what) + " is null");
-  if (!isLive(array, ObjectKind::IntArray))
-    return failed(kErrParamInvalid, api,
-                  std::string(what) + " (" + hexAddress(array) +
-                      ") is not a live int array");
-  return kSuccess;
+  return checkLive(api, what, array, ObjectKind::IntArray);
 }
 
 aclnnStatus checkTensorList(const char *api, const char *what,
                             const aclTensorList *list) {
-  if (!list)
-    return failed(kErrParamNullptr, api, std::string(what) + " is null");
-  if (!isLive(list, ObjectKind::TensorList))
-    return failed(kErrParamInvalid, api,
-                  std::string(what) + " (" + hexAddress(list) +
-                      ") is not a live tensor list");
-  return kSuccess;
+  return checkLive(api, what, list, ObjectKind::TensorList);
 }
 
 aclnnStatus makeExecutor(const char *op, std::vector<TensorDesc> inputs,
