@@ -69,6 +69,155 @@ TEST_F(AclDvppDesc, BatchesHoldPictureDescriptionsOfTheirOwn) {
   EXPECT_EQ(acldvppDestroyBatchPicDesc(batch), ACL_SUCCESS);
   EXPECT_EQ(acldvppSetPicDescHeight(second, 20), ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(acldvppDestroyBatchPicDesc(batch), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(acldvppCreateBatchPicDesc(257), nullptr) << "at most 256";
+  EXPECT_EQ(acldvppDestroyBatchPicDesc(nullptr), ACL_SUCCESS)
+      << "null: nothing to destroy, as the real library";
+}
+
+TEST_F(AclDvppDesc, ABatchHoldsDeviceMemoryUntilDestroyed) {
+  size_t before = deviceBytesInUse();
+  acldvppBatchPicDesc *batch = acldvppCreateBatchPicDesc(256);
+  ASSERT_NE(batch, nullptr);
+  // 48 bytes a picture and the count: 12292 bytes, 25 units of 512.
+  EXPECT_EQ(deviceBytesInUse(), before + 25 * 512);
+  acldvppBatchPicDesc *small = acldvppCreateBatchPicDesc(1);
+  ASSERT_NE(small, nullptr);
+  EXPECT_EQ(deviceBytesInUse(), before + 26 * 512);
+  EXPECT_EQ(acldvppDestroyBatchPicDesc(batch), ACL_SUCCESS);
+  EXPECT_EQ(acldvppDestroyBatchPicDesc(small), ACL_SUCCESS);
+  EXPECT_EQ(deviceBytesInUse(), before);
+  EXPECT_EQ(acldvppDestroyBatchPicDesc(small), ACL_ERROR_INVALID_PARAM)
+      << "a double destroy is refused, not a double free";
+  EXPECT_EQ(deviceBytesInUse(), before);
+
+  ASSERT_EQ(aclrtResetDevice(0), ACL_SUCCESS);
+  EXPECT_EQ(acldvppCreateBatchPicDesc(2), nullptr)
+      << "no device: nowhere to put its device-side copy";
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+}
+
+TEST_F(AclDvppDesc, BorderConfigurationsKeepTheirFields) {
+  acldvppBorderConfig *border = acldvppCreateBorderConfig();
+  ASSERT_NE(border, nullptr);
+  EXPECT_EQ(acldvppGetBorderConfigBorderType(border), BORDER_CONSTANT);
+  EXPECT_EQ(acldvppGetBorderConfigTop(border), 0u);
+  EXPECT_EQ(acldvppGetBorderConfigValue(border, 3), 0.0);
+  EXPECT_EQ(acldvppSetBorderConfigBorderType(border, BORDER_REFLECT_101),
+            ACL_SUCCESS);
+  EXPECT_EQ(acldvppSetBorderConfigTop(border, 1), ACL_SUCCESS);
+  EXPECT_EQ(acldvppSetBorderConfigBottom(border, 2), ACL_SUCCESS);
+  EXPECT_EQ(acldvppSetBorderConfigLeft(border, 3), ACL_SUCCESS);
+  EXPECT_EQ(acldvppSetBorderConfigRight(border, 65535), ACL_SUCCESS);
+  EXPECT_EQ(acldvppSetBorderConfigRight(border, 65536),
+            ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(acldvppSetBorderConfigValue(border, 2, 12.5), ACL_SUCCESS);
+  EXPECT_EQ(acldvppSetBorderConfigValue(border, 4, 1.0),
+            ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(acldvppGetBorderConfigBorderType(border), BORDER_REFLECT_101);
+  EXPECT_EQ(acldvppGetBorderConfigTop(border), 1u);
+  EXPECT_EQ(acldvppGetBorderConfigBottom(border), 2u);
+  EXPECT_EQ(acldvppGetBorderConfigLeft(border), 3u);
+  EXPECT_EQ(acldvppGetBorderConfigRight(border), 65535u);
+  EXPECT_EQ(acldvppGetBorderConfigValue(border, 2), 12.5);
+  EXPECT_EQ(acldvppGetBorderConfigValue(border, 4), -1.0);
+
+  EXPECT_EQ(acldvppDestroyBorderConfig(border), ACL_SUCCESS);
+  EXPECT_EQ(acldvppDestroyBorderConfig(border), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(acldvppSetBorderConfigTop(border, 1), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(acldvppGetBorderConfigTop(border), 0u) << "the default";
+  EXPECT_EQ(acldvppGetBorderConfigValue(border, 0), -1.0);
+  EXPECT_EQ(acldvppGetBorderConfigBorderType(nullptr), BORDER_CONSTANT);
+  EXPECT_EQ(acldvppSetBorderConfigLeft(nullptr, 1), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(acldvppDestroyBorderConfig(nullptr), ACL_SUCCESS);
+}
+
+TEST_F(AclDvppDesc, LutMapsHoldThreeMapsOf256Bytes) {
+  size_t before = deviceBytesInUse();
+  acldvppLutMap *lut = acldvppCreateLutMap();
+  ASSERT_NE(lut, nullptr);
+  EXPECT_EQ(deviceBytesInUse(), before) << "a host object";
+  EXPECT_EQ(acldvppGetLutMapDims(lut), 3u);
+  uint8_t *first = nullptr, *third = nullptr;
+  uint32_t length = 0;
+  ASSERT_EQ(acldvppGetLutMapData(lut, 0, &first, &length), ACL_SUCCESS);
+  EXPECT_EQ(length, 256u);
+  ASSERT_EQ(acldvppGetLutMapData(lut, 2, &third, &length), ACL_SUCCESS);
+  EXPECT_EQ(third, first + 512) << "the maps follow each other";
+  third[255] = 7; // the caller fills the maps
+  EXPECT_EQ(acldvppGetLutMapData(lut, 3, &first, &length),
+            ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(acldvppGetLutMapData(lut, 0, nullptr, &length),
+            ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(acldvppDestroyLutMap(lut), ACL_SUCCESS);
+  EXPECT_EQ(acldvppDestroyLutMap(lut), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(acldvppGetLutMapDims(lut), 0u);
+  EXPECT_EQ(acldvppGetLutMapData(lut, 0, &first, &length),
+            ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(acldvppGetLutMapDims(nullptr), 0u);
+  EXPECT_EQ(acldvppDestroyLutMap(nullptr), ACL_SUCCESS);
+}
+
+TEST_F(AclDvppDesc, AHistogramHoldsDeviceAndDvppMemoryUntilDestroyed) {
+  size_t before = deviceBytesInUse();
+  acldvppHist *hist = acldvppCreateHist();
+  ASSERT_NE(hist, nullptr);
+  // Its 44-byte device-side description and 3 x 256 counts of DVPP memory.
+  EXPECT_EQ(deviceBytesInUse(), before + 512 + 3072);
+  EXPECT_EQ(acldvppGetHistDims(hist), 3u);
+  EXPECT_EQ(acldvppGetHistRetCode(hist), 0u);
+  uint32_t *counts = nullptr, *second = nullptr;
+  uint16_t length = 0;
+  ASSERT_EQ(acldvppGetHistData(hist, 0, &counts, &length), ACL_SUCCESS);
+  EXPECT_EQ(length, 256u);
+  ASSERT_EQ(acldvppGetHistData(hist, 1, &second, &length), ACL_SUCCESS);
+  EXPECT_EQ(second, counts + 256);
+  counts[10] = 99;
+  ASSERT_EQ(acldvppClearHist(hist), ACL_SUCCESS);
+  EXPECT_EQ(counts[10], 0u);
+  EXPECT_EQ(acldvppGetHistData(hist, 3, &counts, &length),
+            ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(acldvppGetHistData(hist, 0, &counts, nullptr),
+            ACL_ERROR_INVALID_PARAM);
+
+  EXPECT_EQ(acldvppDestroyHist(hist), ACL_SUCCESS);
+  EXPECT_EQ(deviceBytesInUse(), before);
+  EXPECT_EQ(acldvppDestroyHist(hist), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(deviceBytesInUse(), before);
+  EXPECT_EQ(acldvppGetHistDims(hist), 0u);
+  EXPECT_EQ(acldvppGetHistRetCode(hist),
+            static_cast<uint32_t>(ACL_ERROR_INVALID_PARAM));
+  EXPECT_EQ(acldvppClearHist(hist), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(acldvppClearHist(nullptr), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(acldvppDestroyHist(nullptr), ACL_SUCCESS);
+
+  ASSERT_EQ(aclrtResetDevice(0), ACL_SUCCESS);
+  EXPECT_EQ(acldvppCreateHist(), nullptr) << "no device set";
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+}
+
+TEST_F(AclDvppDesc, HostConfigurationsTakeNullAndRefuseADoubleDestroy) {
+  acldvppJpegeConfig *jpege = acldvppCreateJpegeConfig();
+  aclvdecFrameConfig *vdec = aclvdecCreateFrameConfig();
+  aclvencFrameConfig *venc = aclvencCreateFrameConfig();
+  ASSERT_TRUE(jpege && vdec && venc);
+  EXPECT_EQ(acldvppDestroyJpegeConfig(jpege), ACL_SUCCESS);
+  EXPECT_EQ(aclvdecDestroyFrameConfig(vdec), ACL_SUCCESS);
+  EXPECT_EQ(aclvencDestroyFrameConfig(venc), ACL_SUCCESS);
+  EXPECT_EQ(acldvppDestroyJpegeConfig(jpege), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclvdecDestroyFrameConfig(vdec), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclvencDestroyFrameConfig(venc), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclvencSetFrameConfigEos(venc, 1), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(acldvppDestroyJpegeConfig(nullptr), ACL_SUCCESS);
+  EXPECT_EQ(aclvdecDestroyFrameConfig(nullptr), ACL_SUCCESS);
+  EXPECT_EQ(aclvencDestroyFrameConfig(nullptr), ACL_SUCCESS);
+  // So do the descriptions' destroys, as the real library's.
+  EXPECT_EQ(acldvppDestroyPicDesc(nullptr), ACL_SUCCESS);
+  EXPECT_EQ(acldvppDestroyRoiConfig(nullptr), ACL_SUCCESS);
+  EXPECT_EQ(acldvppDestroyResizeConfig(nullptr), ACL_SUCCESS);
+  EXPECT_EQ(acldvppDestroyChannelDesc(nullptr), ACL_SUCCESS);
+  EXPECT_EQ(acldvppDestroyStreamDesc(nullptr), ACL_SUCCESS);
+  EXPECT_EQ(aclvdecDestroyChannelDesc(nullptr), ACL_SUCCESS);
+  EXPECT_EQ(aclvencDestroyChannelDesc(nullptr), ACL_SUCCESS);
 }
 
 TEST_F(AclDvppDesc, VideoDescriptionsAndConfigurations) {

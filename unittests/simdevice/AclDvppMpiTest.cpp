@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <fcntl.h>
 #include <vector>
 
 namespace {
@@ -156,7 +157,15 @@ TEST_F(AclDvppMpi, JpegDecodingThroughAVdecChannel) {
   EXPECT_EQ(frame.v_frame.width, 100u);
   EXPECT_EQ(frame.v_frame.virt_addr[0], output);
   EXPECT_EQ(echoed.addr, stream.addr);
+  hi_video_frame_info other = frame;
+  other.v_frame.virt_addr[0] = stream.addr;
+  EXPECT_EQ(hi_mpi_vdec_release_frame(1, &other),
+            static_cast<hi_s32>(HI_ERR_VDEC_ILLEGAL_PARAM))
+      << "not a frame the channel handed out";
   EXPECT_EQ(hi_mpi_vdec_release_frame(1, &frame), HI_SUCCESS);
+  EXPECT_EQ(hi_mpi_vdec_release_frame(1, &frame),
+            static_cast<hi_s32>(HI_ERR_VDEC_ILLEGAL_PARAM))
+      << "given back already";
   EXPECT_EQ(hi_mpi_vdec_get_frame(1, &frame, &supplement, &echoed, 0),
             static_cast<hi_s32>(HI_ERR_VDEC_BUF_EMPTY));
   EXPECT_EQ(hi_mpi_vdec_destroy_chn(1),
@@ -242,6 +251,9 @@ TEST_F(AclDvppMpi, PngDecodingAndJpegEncoding) {
             ACL_SUCCESS);
   EXPECT_EQ(width, 64u);
   EXPECT_EQ(hi_mpi_venc_release_stream(4, &encoded), HI_SUCCESS);
+  EXPECT_EQ(hi_mpi_venc_release_stream(4, &encoded),
+            static_cast<hi_s32>(HI_ERR_VENC_ILLEGAL_PARAM))
+      << "given back already";
   EXPECT_EQ(hi_mpi_venc_destroy_chn(4),
             static_cast<hi_s32>(HI_ERR_VENC_NOT_PERM))
       << "stop first";
@@ -250,4 +262,38 @@ TEST_F(AclDvppMpi, PngDecodingAndJpegEncoding) {
   hi_mpi_dvpp_free(frame.v_frame.virt_addr[0]);
   EXPECT_EQ(deviceBytesInUse(), before);
   EXPECT_EQ(hi_mpi_sys_exit(), HI_SUCCESS);
+}
+
+TEST_F(AclDvppMpi, EpollInstancesAreOpenFilesUntilClosed) {
+  hi_s32 epoll = -1;
+  EXPECT_EQ(hi_mpi_sys_create_epoll(10, &epoll),
+            static_cast<hi_s32>(HI_ERR_SYS_NOT_READY))
+      << "the media system first";
+  ASSERT_EQ(hi_mpi_sys_init(), HI_SUCCESS);
+  EXPECT_EQ(hi_mpi_sys_create_epoll(10, nullptr),
+            static_cast<hi_s32>(HI_ERR_SYS_NULL_PTR));
+  EXPECT_EQ(hi_mpi_sys_create_epoll(0, &epoll),
+            static_cast<hi_s32>(HI_ERR_SYS_ILLEGAL_PARAM));
+  ASSERT_EQ(hi_mpi_sys_create_epoll(10, &epoll), HI_SUCCESS);
+  EXPECT_NE(fcntl(epoll, F_GETFD), -1) << "an open file of the process";
+  EXPECT_EQ(hi_mpi_sys_close_epoll(epoll), HI_SUCCESS);
+  EXPECT_EQ(fcntl(epoll, F_GETFD), -1);
+  EXPECT_EQ(hi_mpi_sys_close_epoll(epoll),
+            static_cast<hi_s32>(HI_ERR_SYS_ILLEGAL_PARAM))
+      << "closed already";
+  EXPECT_EQ(hi_mpi_sys_close_epoll(0),
+            static_cast<hi_s32>(HI_ERR_SYS_ILLEGAL_PARAM))
+      << "not an epoll instance of the media system";
+  EXPECT_EQ(hi_mpi_sys_exit(), HI_SUCCESS);
+}
+
+TEST_F(AclDvppMpi, OneExitEndsTheMediaSystemAndAnotherIsNoFailure) {
+  ASSERT_EQ(hi_mpi_sys_init(), HI_SUCCESS);
+  ASSERT_EQ(hi_mpi_sys_init(), HI_SUCCESS) << "again is no failure";
+  EXPECT_EQ(hi_mpi_sys_exit(), HI_SUCCESS);
+  hi_s32 epoll = -1;
+  EXPECT_EQ(hi_mpi_sys_create_epoll(1, &epoll),
+            static_cast<hi_s32>(HI_ERR_SYS_NOT_READY))
+      << "one exit ended it";
+  EXPECT_EQ(hi_mpi_sys_exit(), HI_SUCCESS) << "again is no failure";
 }

@@ -60,6 +60,32 @@ TEST(Stream, DestructorDrainsTheQueue) {
   EXPECT_EQ(ran, 10);
 }
 
+TEST(Stream, ACaptureRecordsTasksInsteadOfRunningThem) {
+  Stream stream;
+  std::vector<int> order;
+  EXPECT_FALSE(stream.capturing());
+  ASSERT_TRUE(stream.beginCapture());
+  EXPECT_FALSE(stream.beginCapture()) << "one capture at a time";
+  EXPECT_TRUE(stream.capturing());
+  for (int i = 0; i < 3; ++i)
+    stream.enqueue([&order, i] {
+      order.push_back(i);
+      return 0;
+    });
+  EXPECT_EQ(stream.synchronize(), 0);
+  EXPECT_TRUE(order.empty()) << "recorded, not run";
+  std::vector<Stream::Task> tasks;
+  ASSERT_TRUE(stream.endCapture(&tasks));
+  EXPECT_FALSE(stream.endCapture(&tasks)) << "no capture is on";
+  ASSERT_EQ(tasks.size(), 3u);
+  // Replayed twice, in order; the stream runs again what it is given.
+  for (int round = 0; round < 2; ++round)
+    for (const Stream::Task &task : tasks)
+      stream.enqueue(task);
+  EXPECT_EQ(stream.synchronize(), 0);
+  EXPECT_EQ(order, (std::vector<int>{0, 1, 2, 0, 1, 2}));
+}
+
 TEST(Event, CompletesWhenTheStreamReachesTheRecord) {
   Stream stream;
   auto event = std::make_shared<Event>();

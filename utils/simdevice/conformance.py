@@ -62,6 +62,10 @@ Sets (SET; INCLUDE_DIR is the folder the set's header is included from):
   aclnn    aclnn/acl_meta.h, aclnn/aclnn_base.h, aclnn/opdev/op_errno.h (the
            ACLNN_* status codes); the declarations of aclnn/*. With header
            and parameters lines.
+  tdt      acl/acl_tdt.h and acl/acl_tdt_queue.h; their own declarations
+  fv       acl/ops/acl_fv.h; its own declarations
+  hccl     hccl/hccl.h; the declarations of hccl/hccl.h, hccl/hccl_comm.h and
+           hccl/hccl_types.h
   aclnnop  every aclnnop/aclnn_*.h and aclnnop/acl_*.h under INCLUDE_DIR
            (one header per operator, as ops-math and ops-nn install them;
            aclnnop/aclnn_util.h defines ACLNN_API); the declarations of
@@ -95,6 +99,16 @@ SETS = {
     "aclnn": (["aclnn/acl_meta.h", "aclnn/aclnn_base.h", "aclnn/opdev/op_errno.h"], "aclnn/",
               True),
     "aclnnop": (["aclnnop/aclnn_*.h", "aclnnop/acl_*.h"], "aclnnop/", True),
+    # Tensor data transfer (libacl_tdt_channel.so) and its queues
+    # (libacl_tdt_queue.so): their own declarations only, not acl_base.h's.
+    "tdt": (["acl/acl_tdt.h", "acl/acl_tdt_queue.h"],
+            ("acl/acl_tdt.h", "acl/acl_tdt_queue.h"), False),
+    # Feature vector search (libacl_retr.so); not acl.h's declarations.
+    "fv": (["acl/ops/acl_fv.h"], "acl/ops/acl_fv.h", False),
+    # HCCL (libhccl.so): hccl/hccl.h and the two headers of it the
+    # simulation has (not hccl_comm.h's resource and launch extensions,
+    # hccl/hccl_res.h and hccl/hccl_launch.h).
+    "hccl": (["hccl/hccl.h"], ("hccl/hccl.h", "hccl/hccl_comm.h", "hccl/hccl_types.h"), False),
 }
 LANGUAGES = (("c", ["-x", "c"]), ("c++", ["-x", "c++", "-std=c++17"]))
 KINDS = ("function", "typedef", "enumerator", "constant", "macro")
@@ -144,7 +158,7 @@ def integer_literal(node):
 
 def counts(path, include, prefix):
     """Whether declarations in `path` belong to the set (under `include`,
-    below `prefix`)."""
+    below `prefix`, or one of a tuple of them)."""
     if not path:
         return False
     relative = os.path.relpath(os.path.realpath(path), include)

@@ -30,7 +30,7 @@ RELEASES = ("7.0", "8.1.RC1", "latest")
 MARK = re.compile(r"^\s*/\* mssim-release: (not in|file not in|end)([^*]*)\*/\s*$")
 # The prefixes of the public interface's function names (public_api.py
 # refuses an export with one that no header declares).
-INTERFACE_PREFIXES = ("acl", "hi_mpi_", "hi_vdec_", "hal", "drv")
+INTERFACE_PREFIXES = ("acl", "hi_mpi_", "hi_vdec_", "hal", "drv", "Hccl")
 API = re.compile(r"\b((?:%s)\w*)\s*\(" % "|".join(INTERFACE_PREFIXES))
 DRIVER = os.path.join("driver", "ascend_hal.h")
 SET_ENV = """# Source this file to build and run against this simulated CANN toolkit,

@@ -10,7 +10,8 @@
       stderr that its function is not simulated (unless
       MSSIM_QUIET_UNSIMULATED=1) and returns that failure:
       ACL_ERROR_API_NOT_SUPPORT for aclError, ACLNN_ERR_PARAM_INVALID
-      (161002) for aclnnStatus, DRV_ERROR_NOT_SUPPORT for
+      (161002) for aclnnStatus, HCCL_E_NOT_SUPPORT for HcclResult,
+      DRV_ERROR_NOT_SUPPORT for
       drvError_t, the module's HI_ERR_*_NOT_SUPPORT for hi_s32, NULL for
       pointers, the documented failure value of the few others that have one
       (FAILURE_VALUES). Where it cannot (numbers, enumerations, void), the
@@ -32,8 +33,11 @@
 Which library a header's functions are in, as in a real toolkit:
 acl/ops/acl_dvpp.h and acl/dvpp/* in libacl_dvpp.so, acl/ops/acl_cblas.h in
 libacl_cblas.so, acl/acl_op_compiler.h in libacl_op_compiler.so,
-acl/acl_prof.h in libmsprofiler.so, the aclnn framework's aclnn/* in
-libnnopbase.so, the operators' aclnnop/* in libopapi.so, the driver's
+acl/acl_prof.h in libmsprofiler.so, acl/acl_tdt.h in libacl_tdt_channel.so,
+acl/acl_tdt_queue.h in libacl_tdt_queue.so, acl/ops/acl_fv.h in
+libacl_retr.so, the aclnn framework's aclnn/* in
+libnnopbase.so, the operators' aclnnop/* in libopapi.so, HCCL's hccl/* in
+libhccl.so, the driver's
 header in libascend_hal.so, every other acl/ header in libascendcl.so. The
 headers are read by clang (its JSON AST): whatever declares a function counts.
 """
@@ -63,10 +67,18 @@ def library_of(relative):
         return "libacl_op_compiler.so"
     if relative == "acl/acl_prof.h":
         return "libmsprofiler.so"
+    if relative == "acl/acl_tdt.h":
+        return "libacl_tdt_channel.so"
+    if relative == "acl/acl_tdt_queue.h":
+        return "libacl_tdt_queue.so"
+    if relative == "acl/ops/acl_fv.h":
+        return "libacl_retr.so"
     if relative.startswith("aclnn/"):
         return "libnnopbase.so"
     if relative.startswith("aclnnop/"):
         return "libopapi.so"
+    if relative.startswith("hccl/"):
+        return "libhccl.so"
     return "libascendcl.so"
 
 
@@ -117,8 +129,11 @@ def declared_in(paths, include_dirs):
         note_file(span.get("begin"))
         begin_file = current[0]
         note_file(span.get("end"))
+        # A function the header defines (HCCL's static inline
+        # HcclCommConfigInit) is no library's to define.
+        defined = any(child.get("kind") == "CompoundStmt" for child in node.get("inner", []))
         if (top and node.get("kind") == "FunctionDecl" and not node.get("isImplicit")
-                and begin_file and os.path.realpath(begin_file) in wanted
+                and not defined and begin_file and os.path.realpath(begin_file) in wanted
                 and node["name"] not in seen):
             seen.add(node["name"])
             parameters = [child["type"]["qualType"] for child in node.get("inner", [])
@@ -190,6 +205,8 @@ def failure(name, returns, pointer):
         return "ACL_ERROR_API_NOT_SUPPORT"
     if returns == "drvError_t":
         return "DRV_ERROR_NOT_SUPPORT"
+    if returns == "HcclResult":
+        return "HCCL_E_NOT_SUPPORT"
     if returns == "aclnnStatus":
         # What an operator returns for what it does not support (the
         # framework's status codes are in no public header).

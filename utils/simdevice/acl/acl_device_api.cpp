@@ -86,10 +86,12 @@ extern "C" {
 
 ACL_FUNC_VISIBILITY aclError aclInit(const char *configPath) {
   Runtime &rt = Runtime::instance();
-  std::lock_guard<std::mutex> lock(rt.Mutex);
-  if (rt.Initialized)
+  std::unique_lock<std::mutex> lock(rt.Mutex);
+  if (rt.Initialized) {
+    countInitReference(false); // a reference all the same, as the real one
     return fail(ACL_ERROR_REPEAT_INITIALIZE, "aclInit",
                 "AscendCL is already initialized");
+  }
   if (configPath && *configPath) {
     FILE *config = fopen(configPath, "r");
     if (!config)
@@ -98,12 +100,24 @@ ACL_FUNC_VISIBILITY aclError aclInit(const char *configPath) {
     fclose(config);
   }
   rt.Initialized = true;
+  lock.unlock();
+  // Registered initialisation callbacks run last; one failing fails aclInit.
+  if (aclError error = runInitCallbacks(configPath)) {
+    std::lock_guard<std::mutex> relock(rt.Mutex);
+    rt.Initialized = false;
+    countInitReference(true);
+    return error;
+  }
   return ACL_SUCCESS;
 }
 
 ACL_FUNC_VISIBILITY aclError aclFinalize(void) {
   Runtime &rt = Runtime::instance();
   std::vector<std::unique_ptr<StreamObject>> doomed;
+  // Registered finalisation callbacks run first; one failing fails
+  // aclFinalize, which then leaves AscendCL initialised.
+  if (aclError error = runFinalizeCallbacks())
+    return error;
   {
     std::lock_guard<std::mutex> lock(rt.Mutex);
     if (!rt.Initialized)
@@ -118,8 +132,13 @@ ACL_FUNC_VISIBILITY aclError aclFinalize(void) {
     for (int32_t device = 0; device < 8; ++device)
       rt.releaseDevice(device, /*all=*/true, &doomed);
     rt.Initialized = false;
+    countInitReference(true);
   }
   destroyStreams(doomed);
+  // As the real aclFinalize's MsprofFinalize: an aclprofInit session of
+  // libmsprofiler.so, where the process has it, ends (its stamps with it).
+  if (mssim_profFinalizeSession)
+    mssim_profFinalizeSession();
   return ACL_SUCCESS;
 }
 

@@ -29,6 +29,8 @@ ACL_FUNC_VISIBILITY acldvppPicDesc *acldvppCreatePicDesc(void) {
 }
 
 ACL_FUNC_VISIBILITY aclError acldvppDestroyPicDesc(acldvppPicDesc *picDesc) {
+  if (!picDesc)
+    return ACL_SUCCESS; // as the real library: nothing to destroy
   return destroyHandle("acldvppDestroyPicDesc", picDesc, HandleKind::PicDesc);
 }
 
@@ -90,6 +92,8 @@ ACL_FUNC_VISIBILITY acldvppRoiConfig *acldvppCreateRoiConfig(uint32_t left,
 
 ACL_FUNC_VISIBILITY aclError
 acldvppDestroyRoiConfig(acldvppRoiConfig *roiConfig) {
+  if (!roiConfig)
+    return ACL_SUCCESS; // as the real library: nothing to destroy
   return destroyHandle("acldvppDestroyRoiConfig", roiConfig,
                        HandleKind::RoiConfig);
 }
@@ -100,6 +104,8 @@ ACL_FUNC_VISIBILITY acldvppResizeConfig *acldvppCreateResizeConfig(void) {
 
 ACL_FUNC_VISIBILITY aclError
 acldvppDestroyResizeConfig(acldvppResizeConfig *resizeConfig) {
+  if (!resizeConfig)
+    return ACL_SUCCESS; // as the real library: nothing to destroy
   return destroyHandle("acldvppDestroyResizeConfig", resizeConfig,
                        HandleKind::ResizeConfig);
 }
@@ -112,6 +118,8 @@ ACL_FUNC_VISIBILITY aclError
 acldvppDestroyChannelDesc(acldvppChannelDesc *channelDesc) {
   // Destroying the description of a live channel leaves the channel (and its
   // device memory) behind, as on the real stack: that is a leak to report.
+  if (!channelDesc)
+    return ACL_SUCCESS; // as the real library: nothing to destroy
   return destroyHandle("acldvppDestroyChannelDesc", channelDesc,
                        HandleKind::ChannelDesc);
 }

@@ -2,13 +2,21 @@
 //
 // The descriptions and configurations DVPP calls take: created, set, read and
 // destroyed on the host, as the real library does, each registered while it
-// lives (a destroyed or unknown one is ACL_ERROR_INVALID_PARAM to a setter,
-// the documented default to a getter). Also what DVPP computes on the host:
-// a JPEG's size from its header, and the buffer sizes decoding needs.
+// lives (a destroyed or unknown one is ACL_ERROR_INVALID_PARAM to a setter
+// and a destroy, the documented default to a getter; a destroy of null
+// succeeds, as the real library's). Batches and histograms also hold the
+// device memory the real library allocates with them (a device-side copy of
+// the description; a histogram's DVPP buffer), at the driver level, freed by
+// their destroy. Border configurations, LUT maps and histograms are made,
+// read and destroyed for real; the operations that use them are stand-ins.
+// Also what DVPP computes on the host: a JPEG's size from its header, and
+// the buffer sizes decoding needs.
 //
 //===----------------------------------------------------------------------===//
 #include "dvpp_objects.h"
 #include "runtime.h"
+
+#include <algorithm>
 
 using namespace mssim;
 
@@ -36,6 +44,35 @@ constexpr HandleKind kPic = HandleKind::PicDesc;
 constexpr HandleKind kStream = HandleKind::StreamDesc;
 constexpr HandleKind kVdec = HandleKind::VdecChannelDesc;
 constexpr HandleKind kVenc = HandleKind::VencChannelDesc;
+
+/// The most pictures a batch holds (the real library's limit).
+constexpr uint32_t kMaxBatch = 256;
+/// Bytes of the real layouts' device-side copies: a batch (its size, then
+/// a 48-byte packed picture description each) and a histogram's
+/// description (44 bytes packed); the histogram's counts are 32-bit.
+constexpr uint64_t batchDescriptorBytes(uint32_t pictures) {
+  return 48ULL * pictures + 4;
+}
+constexpr uint64_t kHistDescriptorBytes = 44;
+constexpr uint64_t kHistDataBytes = 3 * 256 * sizeof(uint32_t);
+
+/// A border width: at most 65535, as the real configuration holds it.
+aclError setBorderSide(const char *api, acldvppBorderConfig *config,
+                       uint32_t acldvppBorderConfig::*side, uint32_t value) {
+  if (value > UINT16_MAX)
+    return fail(ACL_ERROR_INVALID_PARAM, api,
+                std::to_string(value) + " is above 65535");
+  return set(api, config, HandleKind::BorderConfig, side, value);
+}
+
+/// Destroys a live object of `kind`; null is success, as the real library's
+/// destroys of host objects (a free of null) make it.
+template <typename T>
+aclError destroyOrNull(const char *api, T *object, HandleKind kind) {
+  if (!object)
+    return ACL_SUCCESS;
+  return destroyHandle(api, object, kind);
+}
 
 } // namespace
 
@@ -153,15 +190,24 @@ acldvppGetPicDescRetCode(const acldvppPicDesc *picDesc) {
   return get(picDesc, kPic, &acldvppPicDesc::retCode);
 }
 
-// Batches: their pictures are picture descriptions of their own.
+// Batches: their pictures are picture descriptions of their own, and the
+// batch has a device-side copy, as the real library's has.
 ACL_FUNC_VISIBILITY acldvppBatchPicDesc *
 acldvppCreateBatchPicDesc(uint32_t batchSize) {
-  if (batchSize == 0) {
-    fail(ACL_ERROR_INVALID_PARAM, "acldvppCreateBatchPicDesc",
-         "the batch size is 0");
+  const char *api = "acldvppCreateBatchPicDesc";
+  if (batchSize == 0 || batchSize > kMaxBatch) {
+    fail(ACL_ERROR_INVALID_PARAM, api,
+         "the batch size is " + std::to_string(batchSize) + ", not 1 to " +
+             std::to_string(kMaxBatch));
     return nullptr;
   }
+  void *descriptor = nullptr;
+  uint64_t bytes = batchDescriptorBytes(batchSize);
+  if (allocateOnDevice(api, &descriptor, bytes, bytes, MEM_DEV,
+                       DVPP_MODULE_ID) != ACL_SUCCESS)
+    return nullptr;
   auto *batch = new acldvppBatchPicDesc;
+  batch->deviceDescriptor = descriptor;
   for (uint32_t i = 0; i < batchSize; ++i)
     batch->pictures.push_back(trackHandle(new acldvppPicDesc, kPic));
   return trackHandle(batch, HandleKind::BatchPicDesc);
@@ -175,13 +221,17 @@ acldvppGetPicDesc(acldvppBatchPicDesc *batchPicDesc, uint32_t index) {
 }
 ACL_FUNC_VISIBILITY aclError
 acldvppDestroyBatchPicDesc(acldvppBatchPicDesc *batchPicDesc) {
-  if (!Runtime::instance().isLive(batchPicDesc, HandleKind::BatchPicDesc))
-    return fail(ACL_ERROR_INVALID_PARAM, "acldvppDestroyBatchPicDesc",
+  const char *api = "acldvppDestroyBatchPicDesc";
+  if (!batchPicDesc)
+    return ACL_SUCCESS; // as the real library: nothing to destroy
+  if (!Runtime::instance().removeHandle(batchPicDesc, HandleKind::BatchPicDesc))
+    return fail(ACL_ERROR_INVALID_PARAM, api,
                 hexAddress(batchPicDesc) + " does not exist or was destroyed");
   for (acldvppPicDesc *picture : batchPicDesc->pictures)
-    destroyHandle("acldvppDestroyBatchPicDesc", picture, kPic);
-  return destroyHandle("acldvppDestroyBatchPicDesc", batchPicDesc,
-                       HandleKind::BatchPicDesc);
+    destroyHandle(api, picture, kPic);
+  halMemFree(batchPicDesc->deviceDescriptor);
+  delete batchPicDesc;
+  return ACL_SUCCESS;
 }
 
 // Regions of interest and resizing.
@@ -233,7 +283,7 @@ ACL_FUNC_VISIBILITY acldvppJpegeConfig *acldvppCreateJpegeConfig(void) {
 }
 ACL_FUNC_VISIBILITY aclError
 acldvppDestroyJpegeConfig(acldvppJpegeConfig *jpegeConfig) {
-  return destroyHandle("acldvppDestroyJpegeConfig", jpegeConfig,
+  return destroyOrNull("acldvppDestroyJpegeConfig", jpegeConfig,
                        HandleKind::JpegeConfig);
 }
 ACL_FUNC_VISIBILITY aclError
@@ -311,7 +361,7 @@ ACL_FUNC_VISIBILITY acldvppStreamDesc *acldvppCreateStreamDesc(void) {
 }
 ACL_FUNC_VISIBILITY aclError
 acldvppDestroyStreamDesc(acldvppStreamDesc *streamDesc) {
-  return destroyHandle("acldvppDestroyStreamDesc", streamDesc, kStream);
+  return destroyOrNull("acldvppDestroyStreamDesc", streamDesc, kStream);
 }
 ACL_FUNC_VISIBILITY aclError
 acldvppSetStreamDescData(acldvppStreamDesc *streamDesc, void *dataDev) {
@@ -375,7 +425,7 @@ ACL_FUNC_VISIBILITY aclvdecChannelDesc *aclvdecCreateChannelDesc(void) {
 }
 ACL_FUNC_VISIBILITY aclError
 aclvdecDestroyChannelDesc(aclvdecChannelDesc *channelDesc) {
-  return destroyHandle("aclvdecDestroyChannelDesc", channelDesc, kVdec);
+  return destroyOrNull("aclvdecDestroyChannelDesc", channelDesc, kVdec);
 }
 ACL_FUNC_VISIBILITY aclError aclvdecSetChannelDescChannelId(
     aclvdecChannelDesc *channelDesc, uint32_t channelId) {
@@ -476,7 +526,7 @@ ACL_FUNC_VISIBILITY aclvdecFrameConfig *aclvdecCreateFrameConfig(void) {
 }
 ACL_FUNC_VISIBILITY aclError
 aclvdecDestroyFrameConfig(aclvdecFrameConfig *vdecFrameConfig) {
-  return destroyHandle("aclvdecDestroyFrameConfig", vdecFrameConfig,
+  return destroyOrNull("aclvdecDestroyFrameConfig", vdecFrameConfig,
                        HandleKind::VdecFrameConfig);
 }
 
@@ -486,7 +536,7 @@ ACL_FUNC_VISIBILITY aclvencChannelDesc *aclvencCreateChannelDesc(void) {
 }
 ACL_FUNC_VISIBILITY aclError
 aclvencDestroyChannelDesc(aclvencChannelDesc *channelDesc) {
-  return destroyHandle("aclvencDestroyChannelDesc", channelDesc, kVenc);
+  return destroyOrNull("aclvencDestroyChannelDesc", channelDesc, kVenc);
 }
 ACL_FUNC_VISIBILITY aclError aclvencSetChannelDescThreadId(
     aclvencChannelDesc *channelDesc, uint64_t threadId) {
@@ -610,7 +660,7 @@ ACL_FUNC_VISIBILITY aclvencFrameConfig *aclvencCreateFrameConfig(void) {
 }
 ACL_FUNC_VISIBILITY aclError
 aclvencDestroyFrameConfig(aclvencFrameConfig *config) {
-  return destroyHandle("aclvencDestroyFrameConfig", config,
+  return destroyOrNull("aclvencDestroyFrameConfig", config,
                        HandleKind::VencFrameConfig);
 }
 ACL_FUNC_VISIBILITY aclError aclvencSetFrameConfigForceIFrame(
@@ -632,6 +682,184 @@ aclvencGetFrameConfigForceIFrame(const aclvencFrameConfig *config) {
 ACL_FUNC_VISIBILITY uint8_t
 aclvencGetFrameConfigEos(const aclvencFrameConfig *config) {
   return get(config, HandleKind::VencFrameConfig, &aclvencFrameConfig::eos);
+}
+
+// Border configurations (acldvppVpcMakeBorderAsync's, which is a stand-in):
+// host objects, as the real library's.
+ACL_FUNC_VISIBILITY acldvppBorderConfig *acldvppCreateBorderConfig(void) {
+  return trackHandle(new acldvppBorderConfig, HandleKind::BorderConfig);
+}
+ACL_FUNC_VISIBILITY aclError
+acldvppDestroyBorderConfig(acldvppBorderConfig *borderConfig) {
+  return destroyOrNull("acldvppDestroyBorderConfig", borderConfig,
+                       HandleKind::BorderConfig);
+}
+ACL_FUNC_VISIBILITY aclError acldvppSetBorderConfigValue(
+    acldvppBorderConfig *borderConfig, uint32_t index, double value) {
+  if (index >= kDvppMaxComponents)
+    return fail(ACL_ERROR_INVALID_PARAM, "acldvppSetBorderConfigValue",
+                "index " + std::to_string(index) + " is not below 4");
+  if (!Runtime::instance().isLive(borderConfig, HandleKind::BorderConfig))
+    return fail(ACL_ERROR_INVALID_PARAM, "acldvppSetBorderConfigValue",
+                hexAddress(borderConfig) + " does not exist or was destroyed");
+  borderConfig->value[index] = value;
+  return ACL_SUCCESS;
+}
+ACL_FUNC_VISIBILITY aclError acldvppSetBorderConfigBorderType(
+    acldvppBorderConfig *borderConfig, acldvppBorderType borderType) {
+  return set("acldvppSetBorderConfigBorderType", borderConfig,
+             HandleKind::BorderConfig, &acldvppBorderConfig::borderType,
+             borderType);
+}
+ACL_FUNC_VISIBILITY aclError
+acldvppSetBorderConfigTop(acldvppBorderConfig *borderConfig, uint32_t top) {
+  return setBorderSide("acldvppSetBorderConfigTop", borderConfig,
+                       &acldvppBorderConfig::top, top);
+}
+ACL_FUNC_VISIBILITY aclError acldvppSetBorderConfigBottom(
+    acldvppBorderConfig *borderConfig, uint32_t bottom) {
+  return setBorderSide("acldvppSetBorderConfigBottom", borderConfig,
+                       &acldvppBorderConfig::bottom, bottom);
+}
+ACL_FUNC_VISIBILITY aclError
+acldvppSetBorderConfigLeft(acldvppBorderConfig *borderConfig, uint32_t left) {
+  return setBorderSide("acldvppSetBorderConfigLeft", borderConfig,
+                       &acldvppBorderConfig::left, left);
+}
+ACL_FUNC_VISIBILITY aclError
+acldvppSetBorderConfigRight(acldvppBorderConfig *borderConfig, uint32_t right) {
+  return setBorderSide("acldvppSetBorderConfigRight", borderConfig,
+                       &acldvppBorderConfig::right, right);
+}
+ACL_FUNC_VISIBILITY double
+acldvppGetBorderConfigValue(const acldvppBorderConfig *borderConfig,
+                            uint32_t index) {
+  // -1 (no valid value) for no configuration or an index past the array.
+  if (index >= kDvppMaxComponents ||
+      !Runtime::instance().isLive(borderConfig, HandleKind::BorderConfig))
+    return -1;
+  return borderConfig->value[index];
+}
+ACL_FUNC_VISIBILITY acldvppBorderType
+acldvppGetBorderConfigBorderType(const acldvppBorderConfig *borderConfig) {
+  return static_cast<acldvppBorderType>(
+      get(borderConfig, HandleKind::BorderConfig,
+          &acldvppBorderConfig::borderType, uint32_t(BORDER_CONSTANT)));
+}
+ACL_FUNC_VISIBILITY uint32_t
+acldvppGetBorderConfigTop(const acldvppBorderConfig *borderConfig) {
+  return get(borderConfig, HandleKind::BorderConfig, &acldvppBorderConfig::top);
+}
+ACL_FUNC_VISIBILITY uint32_t
+acldvppGetBorderConfigBottom(const acldvppBorderConfig *borderConfig) {
+  return get(borderConfig, HandleKind::BorderConfig,
+             &acldvppBorderConfig::bottom);
+}
+ACL_FUNC_VISIBILITY uint32_t
+acldvppGetBorderConfigLeft(const acldvppBorderConfig *borderConfig) {
+  return get(borderConfig, HandleKind::BorderConfig,
+             &acldvppBorderConfig::left);
+}
+ACL_FUNC_VISIBILITY uint32_t
+acldvppGetBorderConfigRight(const acldvppBorderConfig *borderConfig) {
+  return get(borderConfig, HandleKind::BorderConfig,
+             &acldvppBorderConfig::right);
+}
+
+// LUT maps (acldvppVpcEqualizeHistAsync's, a stand-in): host objects of
+// three 256-byte maps, as the real library's.
+ACL_FUNC_VISIBILITY acldvppLutMap *acldvppCreateLutMap(void) {
+  return trackHandle(new acldvppLutMap, HandleKind::LutMap);
+}
+ACL_FUNC_VISIBILITY aclError acldvppDestroyLutMap(acldvppLutMap *lutMap) {
+  return destroyOrNull("acldvppDestroyLutMap", lutMap, HandleKind::LutMap);
+}
+ACL_FUNC_VISIBILITY uint32_t acldvppGetLutMapDims(const acldvppLutMap *lutMap) {
+  return get(lutMap, HandleKind::LutMap, &acldvppLutMap::dims);
+}
+ACL_FUNC_VISIBILITY aclError acldvppGetLutMapData(const acldvppLutMap *lutMap,
+                                                  uint32_t dim, uint8_t **data,
+                                                  uint32_t *len) {
+  const char *api = "acldvppGetLutMapData";
+  if (!Runtime::instance().isLive(lutMap, HandleKind::LutMap))
+    return fail(ACL_ERROR_INVALID_PARAM, api,
+                hexAddress(lutMap) + " does not exist or was destroyed");
+  if (dim >= lutMap->dims || !data || !len)
+    return fail(ACL_ERROR_INVALID_PARAM, api,
+                "dimension " + std::to_string(dim) +
+                    " out of range, or a null output");
+  uint32_t offset = 0;
+  for (uint32_t i = 0; i < dim; ++i)
+    offset += lutMap->lens[i];
+  // The real library hands out its own buffer, which the caller fills.
+  *data = const_cast<uint8_t *>(lutMap->map.data()) + offset;
+  *len = lutMap->lens[dim];
+  return ACL_SUCCESS;
+}
+
+// Histograms (acldvppVpcCalcHistAsync's, a stand-in): host counts for the
+// accessors, and the device-side description and DVPP buffer the real
+// library allocates with each, at the driver level.
+ACL_FUNC_VISIBILITY acldvppHist *acldvppCreateHist(void) {
+  const char *api = "acldvppCreateHist";
+  void *descriptor = nullptr, *data = nullptr;
+  if (allocateOnDevice(api, &descriptor, kHistDescriptorBytes,
+                       kHistDescriptorBytes, MEM_DEV,
+                       DVPP_MODULE_ID) != ACL_SUCCESS)
+    return nullptr;
+  if (allocateOnDevice(api, &data, kHistDataBytes, kHistDataBytes, MEM_DVPP,
+                       DVPP_MODULE_ID) != ACL_SUCCESS) {
+    halMemFree(descriptor);
+    return nullptr;
+  }
+  auto *hist = new acldvppHist;
+  hist->deviceDescriptor = descriptor;
+  hist->deviceData = data;
+  return trackHandle(hist, HandleKind::Hist);
+}
+ACL_FUNC_VISIBILITY aclError acldvppDestroyHist(acldvppHist *hist) {
+  if (!hist)
+    return ACL_SUCCESS; // as the real library: nothing to destroy
+  if (!Runtime::instance().removeHandle(hist, HandleKind::Hist))
+    return fail(ACL_ERROR_INVALID_PARAM, "acldvppDestroyHist",
+                hexAddress(hist) + " does not exist or was destroyed");
+  halMemFree(hist->deviceData);
+  halMemFree(hist->deviceDescriptor);
+  delete hist;
+  return ACL_SUCCESS;
+}
+ACL_FUNC_VISIBILITY uint32_t acldvppGetHistDims(acldvppHist *hist) {
+  return get(hist, HandleKind::Hist, &acldvppHist::dims);
+}
+ACL_FUNC_VISIBILITY aclError acldvppGetHistData(acldvppHist *hist, uint32_t dim,
+                                                uint32_t **data,
+                                                uint16_t *len) {
+  const char *api = "acldvppGetHistData";
+  if (!Runtime::instance().isLive(hist, HandleKind::Hist))
+    return fail(ACL_ERROR_INVALID_PARAM, api,
+                hexAddress(hist) + " does not exist or was destroyed");
+  if (dim >= hist->dims || !data || !len)
+    return fail(ACL_ERROR_INVALID_PARAM, api,
+                "dimension " + std::to_string(dim) +
+                    " out of range, or a null output");
+  uint32_t offset = 0;
+  for (uint32_t i = 0; i < dim; ++i)
+    offset += hist->lens[i];
+  *data = hist->bins.data() + offset;
+  *len = static_cast<uint16_t>(hist->lens[dim]);
+  return ACL_SUCCESS;
+}
+ACL_FUNC_VISIBILITY uint32_t acldvppGetHistRetCode(acldvppHist *hist) {
+  // What the real library answers for no histogram: ACL_ERROR_INVALID_PARAM.
+  return get(hist, HandleKind::Hist, &acldvppHist::retCode,
+             static_cast<uint32_t>(ACL_ERROR_INVALID_PARAM));
+}
+ACL_FUNC_VISIBILITY aclError acldvppClearHist(acldvppHist *hist) {
+  if (!Runtime::instance().isLive(hist, HandleKind::Hist))
+    return fail(ACL_ERROR_INVALID_PARAM, "acldvppClearHist",
+                hexAddress(hist) + " does not exist or was destroyed");
+  std::fill(hist->bins.begin(), hist->bins.end(), 0u);
+  return ACL_SUCCESS;
 }
 
 } // extern "C"

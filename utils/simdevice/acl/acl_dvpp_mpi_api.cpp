@@ -16,19 +16,25 @@
 // The PNG decoder and the encoder work the same way: a stream or frame sent
 // is decoded or encoded at once and queued for hi_mpi_pngd_get_image_data
 // or hi_mpi_venc_get_stream (an encoder writes a JPEG header, or an access
-// unit of its own, into its stream buffer or the caller's). The rest of
-// hi_mpi are stand-ins.
+// unit of its own, into its stream buffer or the caller's); a frame or pack
+// handed out must be given back once (hi_mpi_vdec_release_frame,
+// hi_mpi_venc_release_stream), and only one handed out by that channel.
+// Epoll instances (hi_mpi_sys_create_epoll / close_epoll) are the kernel's.
+// The rest of hi_mpi are stand-ins.
 //
 //===----------------------------------------------------------------------===//
 #include "acl/dvpp/hi_dvpp.h"
 #include "dvpp_objects.h"
 #include "runtime.h"
 
+#include <cerrno>
 #include <cstring>
 #include <deque>
 #include <map>
 #include <mutex>
 #include <set>
+#include <sys/epoll.h>
+#include <unistd.h>
 #include <vector>
 
 using namespace mssim;
@@ -45,6 +51,9 @@ struct DecoderChannel {
   bool receiving = false;
   std::deque<std::pair<hi_video_frame_info, hi_vdec_stream>> decoded;
   hi_u32 received = 0;
+  /// Frames handed out and not yet given back (hi_mpi_vdec_release_frame),
+  /// by their picture's address.
+  std::multiset<const void *> held;
 };
 
 /// A PNG decoder channel: its memory and the pictures decoded, not yet got.
@@ -64,17 +73,21 @@ struct EncoderChannel {
   hi_venc_chn_attr attr;
   hi_u32 sequence = 0;
   std::deque<hi_venc_pack> encoded;
+  /// Packs handed out and not yet given back (hi_mpi_venc_release_stream),
+  /// by their data's address.
+  std::multiset<const void *> held;
 };
 
 struct MediaSystem {
   std::mutex Mutex;
-  int Initialized = 0; // hi_mpi_sys_init calls not yet exited
+  int Initialized = 0; // between hi_mpi_sys_init and hi_mpi_sys_exit
   std::map<hi_vpc_chn, void *> Channels;
   std::map<hi_vpc_chn, std::set<hi_u32>> Done;
   hi_u32 NextTask = 1;
   std::map<hi_vdec_chn, DecoderChannel> Decoders;
   std::map<hi_pngd_chn, PngChannel> PngDecoders;
   std::map<hi_venc_chn, EncoderChannel> Encoders;
+  std::set<hi_s32> Epolls; // hi_mpi_sys_create_epoll's, not yet closed
 };
 
 MediaSystem &media() {
@@ -300,16 +313,49 @@ __attribute__((visibility("default"))) hi_s32 hi_mpi_sys_init(hi_void) {
     return err(HI_ERR_SYS_NOT_READY); // after aclrtSetDevice, as on the stack
   MediaSystem &m = media();
   std::lock_guard<std::mutex> lock(m.Mutex);
-  ++m.Initialized;
+  m.Initialized = 1; // again is no failure, and counts for nothing
   return HI_SUCCESS;
 }
 
 __attribute__((visibility("default"))) hi_s32 hi_mpi_sys_exit(hi_void) {
+  // One exit ends the media system, however often it was initialised; an
+  // exit again is no failure (both as the documentation says).
+  MediaSystem &m = media();
+  std::lock_guard<std::mutex> lock(m.Mutex);
+  m.Initialized = 0;
+  return HI_SUCCESS;
+}
+
+// Epoll instances: real ones of the kernel's (an open file each, as the
+// documentation says); hi_mpi_sys_ctl_epoll and hi_mpi_sys_wait_epoll, and
+// the channels' descriptors they would watch (hi_mpi_vdec_get_fd,
+// hi_mpi_venc_get_fd), are stand-ins.
+__attribute__((visibility("default"))) hi_s32
+hi_mpi_sys_create_epoll(hi_s32 size, hi_s32 *epoll_fd) {
+  if (!epoll_fd)
+    return err(HI_ERR_SYS_NULL_PTR);
+  if (size <= 0)
+    return err(HI_ERR_SYS_ILLEGAL_PARAM);
   MediaSystem &m = media();
   std::lock_guard<std::mutex> lock(m.Mutex);
   if (!m.Initialized)
-    return err(HI_ERR_SYS_NOT_READY);
-  --m.Initialized;
+    return err(HI_ERR_SYS_NOT_READY); // stricter: after hi_mpi_sys_init
+  int fd = epoll_create1(EPOLL_CLOEXEC);
+  if (fd < 0)
+    return err(errno == EMFILE || errno == ENFILE ? HI_ERR_SYS_NO_MEM
+                                                  : HI_ERR_SYS_ERR);
+  m.Epolls.insert(fd);
+  *epoll_fd = fd;
+  return HI_SUCCESS;
+}
+
+__attribute__((visibility("default"))) hi_s32
+hi_mpi_sys_close_epoll(hi_s32 epoll_fd) {
+  MediaSystem &m = media();
+  std::lock_guard<std::mutex> lock(m.Mutex);
+  if (!m.Epolls.erase(epoll_fd))
+    return err(HI_ERR_SYS_ILLEGAL_PARAM); // not one of ours, or closed
+  close(epoll_fd);
   return HI_SUCCESS;
 }
 
@@ -636,6 +682,7 @@ hi_mpi_vdec_get_frame(hi_vdec_chn chn, hi_video_frame_info *frame_info,
     *frame_info = channel.decoded.front().first;
     *stream = channel.decoded.front().second;
     channel.decoded.pop_front();
+    channel.held.insert(frame_info->v_frame.virt_addr[0]);
     if (supplement) {
       memset(supplement, 0, sizeof *supplement);
       supplement->type = channel.type;
@@ -649,7 +696,14 @@ hi_mpi_vdec_release_frame(hi_vdec_chn chn,
                           const hi_video_frame_info *frame_info) {
   if (!frame_info)
     return err(HI_ERR_VDEC_NULL_PTR);
-  return onDecoder(chn, [](DecoderChannel &) { return HI_SUCCESS; });
+  // Only a frame hi_mpi_vdec_get_frame handed out from this channel, once.
+  return onDecoder(chn, [&](DecoderChannel &channel) {
+    auto frame = channel.held.find(frame_info->v_frame.virt_addr[0]);
+    if (frame == channel.held.end())
+      return err(HI_ERR_VDEC_ILLEGAL_PARAM);
+    channel.held.erase(frame);
+    return HI_SUCCESS;
+  });
 }
 
 __attribute__((visibility("default"))) hi_s32
@@ -896,6 +950,7 @@ hi_mpi_venc_get_stream(hi_venc_chn chn, hi_venc_stream *stream,
       return err(HI_ERR_VENC_BUF_EMPTY);
     stream->pack[0] = channel.encoded.front();
     channel.encoded.pop_front();
+    channel.held.insert(stream->pack[0].addr);
     stream->pack_cnt = 1;
     stream->seq = channel.sequence;
     return HI_SUCCESS;
@@ -904,9 +959,20 @@ hi_mpi_venc_get_stream(hi_venc_chn chn, hi_venc_stream *stream,
 
 __attribute__((visibility("default"))) hi_s32
 hi_mpi_venc_release_stream(hi_venc_chn chn, hi_venc_stream *stream) {
-  if (!stream)
+  if (!stream || !stream->pack)
     return err(HI_ERR_VENC_NULL_PTR);
-  return onEncoder(chn, [](EncoderChannel &) { return HI_SUCCESS; });
+  // Only packs hi_mpi_venc_get_stream handed out from this channel, once.
+  return onEncoder(chn, [&](EncoderChannel &channel) {
+    std::multiset<const void *> held = channel.held;
+    for (hi_u32 i = 0; i < stream->pack_cnt; ++i) {
+      auto pack = held.find(stream->pack[i].addr);
+      if (pack == held.end())
+        return err(HI_ERR_VENC_ILLEGAL_PARAM);
+      held.erase(pack);
+    }
+    channel.held = std::move(held);
+    return HI_SUCCESS;
+  });
 }
 
 } // extern "C"

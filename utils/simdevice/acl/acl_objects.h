@@ -54,4 +54,18 @@ struct aclopAttr {
   std::map<std::string, double> values;
 };
 
+namespace mssim {
+
+/// Loads a model from its bytes (acl_objects_api.cpp): weights go to the
+/// device, plus a workspace, unless the caller supplies both (`userMemory`:
+/// at least `workSize` and `weightSize` of them, what the queries report).
+/// What aclmdlLoadFromFile and the other loads do, and
+/// acl_model_more_api.cpp's configured and bundle loads.
+aclError loadModel(const char *api, const std::string &bytes, uint32_t *modelId,
+                   bool userMemory, size_t workSize = 0, size_t weightSize = 0);
+/// Reads the whole file at `path`; false if it cannot be read.
+bool readFile(const char *path, std::string *bytes);
+
+} // namespace mssim
+
 #endif

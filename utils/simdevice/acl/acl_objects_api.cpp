@@ -74,12 +74,11 @@ void elementwise(const std::string &op, const T *a, const T *b, T *out,
                            : a[i] * b[i];
 }
 
-/// Loads a model from its bytes: weights go to the device, plus a
-/// workspace, unless the caller supplies both (at least `workSize` and
-/// `weightSize` of them, what the queries report).
-aclError loadModel(const char *api, const std::string &bytes, uint32_t *modelId,
-                   bool userMemory, size_t workSize = 0,
-                   size_t weightSize = 0) {
+} // namespace
+
+aclError mssim::loadModel(const char *api, const std::string &bytes,
+                          uint32_t *modelId, bool userMemory, size_t workSize,
+                          size_t weightSize) {
   if (!modelId)
     return fail(ACL_ERROR_INVALID_PARAM, api, "modelId is null");
   if (bytes.empty())
@@ -119,7 +118,7 @@ aclError loadModel(const char *api, const std::string &bytes, uint32_t *modelId,
   return ACL_SUCCESS;
 }
 
-bool readFile(const char *path, std::string *bytes) {
+bool mssim::readFile(const char *path, std::string *bytes) {
   std::ifstream file(path, std::ios::binary);
   if (!file)
     return false;
@@ -127,6 +126,8 @@ bool readFile(const char *path, std::string *bytes) {
                 std::istreambuf_iterator<char>());
   return true;
 }
+
+namespace {
 
 /// The sizes a model's bytes need: its description's, or the bytes' own.
 aclError querySize(const char *api, const std::string &bytes, size_t *workSize,
@@ -661,6 +662,11 @@ ACL_FUNC_VISIBILITY aclError aclmdlUnload(uint32_t modelId) {
     return fail(ACL_ERROR_INVALID_MODEL_ID, "aclmdlUnload",
                 "model " + std::to_string(modelId) +
                     " is not loaded (or was already unloaded)");
+  if (it->second.bundle)
+    return fail(ACL_ERROR_INVALID_PARAM, "aclmdlUnload",
+                "model " + std::to_string(modelId) + " belongs to bundle " +
+                    std::to_string(it->second.bundle) +
+                    ": aclmdlBundleUnload unloads it");
   for (void *memory : it->second.deviceMemory)
     halMemFree(memory);
   rt.Models.erase(it);

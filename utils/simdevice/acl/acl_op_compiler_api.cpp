@@ -2,12 +2,30 @@
 //
 // Compiling and running a single operator, from the library a real toolkit
 // has them in: the operators run on the host, through libascendcl.so's
-// executeOp (runtime.h). What else acl/acl_op_compiler.h declares is a
-// generated stand-in.
+// executeOp (runtime.h). Graph dump options (aclCreateGraphDumpOpt,
+// aclDestroyGraphDumpOpt) are host objects, registered while they live: a
+// destroy of null (ACL_ERROR_INVALID_PARAM, as in hicann/ge) or of one not
+// live (stricter: the real one deletes it again) fails and touches nothing.
+// What else acl/acl_op_compiler.h declares is a generated stand-in.
 //
 //===----------------------------------------------------------------------===//
 #include "acl/acl_op_compiler.h"
 #include "runtime.h"
+
+#include <mutex>
+#include <unordered_set>
+
+struct aclGraphDumpOption {};
+
+namespace {
+
+std::mutex DumpOptionsMutex;
+std::unordered_set<const aclGraphDumpOption *> &dumpOptions() {
+  static std::unordered_set<const aclGraphDumpOption *> live;
+  return live;
+}
+
+} // namespace
 
 extern "C" {
 
@@ -38,6 +56,29 @@ ACL_FUNC_VISIBILITY aclError aclopCompileAndExecuteV2(
   return mssim::executeOp("aclopCompileAndExecuteV2", opType, numInputs,
                           inputDesc, inputs, numOutputs, outputDesc, outputs,
                           stream);
+}
+
+ACL_FUNC_VISIBILITY aclGraphDumpOption *aclCreateGraphDumpOpt(void) {
+  auto *option = new aclGraphDumpOption;
+  std::lock_guard<std::mutex> lock(DumpOptionsMutex);
+  dumpOptions().insert(option);
+  return option;
+}
+
+ACL_FUNC_VISIBILITY aclError
+aclDestroyGraphDumpOpt(const aclGraphDumpOption *graphDumpOpt) {
+  if (!graphDumpOpt)
+    return mssim::fail(ACL_ERROR_INVALID_PARAM, "aclDestroyGraphDumpOpt",
+                       "the option is null");
+  {
+    std::lock_guard<std::mutex> lock(DumpOptionsMutex);
+    if (!dumpOptions().erase(graphDumpOpt))
+      return mssim::fail(ACL_ERROR_INVALID_PARAM, "aclDestroyGraphDumpOpt",
+                         mssim::hexAddress(graphDumpOpt) +
+                             " does not exist or was already destroyed");
+  }
+  delete graphDumpOpt;
+  return ACL_SUCCESS;
 }
 
 } // extern "C"

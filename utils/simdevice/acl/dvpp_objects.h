@@ -29,6 +29,10 @@ struct acldvppPicDesc {
 
 struct acldvppBatchPicDesc {
   std::vector<acldvppPicDesc *> pictures; // registered PicDescs of their own
+  // The device-side copy of the batch the real library allocates with it
+  // (batchDescriptorBytes(), device memory of the DVPP module): freed by
+  // acldvppDestroyBatchPicDesc.
+  void *deviceDescriptor = nullptr;
 };
 
 struct acldvppRoiConfig {
@@ -48,6 +52,36 @@ struct acldvppChannelDesc {
 
 struct acldvppJpegeConfig {
   uint32_t level = 100;
+};
+
+/// What DVPP's per-component arrays hold at most (the real layout's
+/// DVPP_MAX_COMPONENT).
+constexpr uint32_t kDvppMaxComponents = 4;
+
+struct acldvppBorderConfig {
+  uint32_t borderType = 0; // BORDER_CONSTANT
+  uint32_t top = 0, bottom = 0, left = 0, right = 0;
+  double value[kDvppMaxComponents] = {};
+};
+
+/// A lookup table: `dims` maps of 256 bytes each, one after another.
+struct acldvppLutMap {
+  uint32_t dims = 3;
+  uint32_t lens[kDvppMaxComponents] = {256, 256, 256, 0};
+  std::vector<uint8_t> map = std::vector<uint8_t>(3 * 256);
+};
+
+/// A histogram: `dims` counts of 256 bins each, kept on the host for the
+/// accessors, with the device-side description and the DVPP buffer the
+/// real library allocates with it (histDescriptorBytes(), histDataBytes()):
+/// freed by acldvppDestroyHist.
+struct acldvppHist {
+  uint32_t dims = 3;
+  uint32_t lens[kDvppMaxComponents] = {256, 256, 256, 0};
+  uint32_t retCode = 0;
+  std::vector<uint32_t> bins = std::vector<uint32_t>(3 * 256);
+  void *deviceDescriptor = nullptr;
+  void *deviceData = nullptr;
 };
 
 struct acldvppStreamDesc {

@@ -1,5 +1,6 @@
 //===- runtime.cpp - State of the simulated AscendCL runtime --------------===//
 #include "runtime.h"
+#include "mem_queue.h"
 
 #include <cinttypes>
 #include <cstdio>
@@ -228,6 +229,9 @@ void Runtime::releaseDevice(
   DeviceRefs[device] = all ? 0 : DeviceRefs[device] - 1;
   if (DeviceRefs[device] > 0)
     return;
+  releaseDeviceQueues(device); // the memory queues on it (mem_queue.h)
+  // The model runtime instances captured on it (acl_model_capture_api.cpp).
+  releaseDeviceModelInstances(device);
   for (auto it = Streams.begin(); it != Streams.end();) {
     StreamObject *stream = *it++;
     if (stream->context->device == device)

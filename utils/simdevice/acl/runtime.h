@@ -106,6 +106,7 @@ struct ModelObject {
   int32_t device = 0;
   std::vector<void *> deviceMemory; // released by aclmdlUnload
   ModelShape shape;
+  uint32_t bundle = 0; // the bundle it was loaded in (aclmdlBundleUnload's)
 };
 
 /// Kinds of handles whose lifetime the runtime tracks.
@@ -129,8 +130,26 @@ enum class HandleKind {
   ProfConfig,
   ProfStepInfo,
   ProfStamp,
+  ProfSubscribeConfig,
+  BorderConfig,
+  LutMap,
+  Hist,
   StreamConfig,
-  Notify
+  Notify,
+  // libacl_tdt_channel.so, libacl_tdt_queue.so, libacl_retr.so.
+  TdtDataItem,
+  TdtDataset,
+  TdtChannel,
+  TdtQueueAttr,
+  TdtQueueRoute,
+  TdtQueueRouteList,
+  TdtQueueRouteQueryInfo,
+  FvInitPara,
+  FvFeatureInfo,
+  FvRepoRange,
+  FvQueryTable,
+  FvSearchInput,
+  FvSearchResult
 };
 
 class MSSIM_SHARED Runtime {
@@ -255,6 +274,10 @@ MSSIM_SHARED aclError executeOp(
     const aclTensorDesc *const inputDesc[], const aclDataBuffer *const inputs[],
     int numOutputs, const aclTensorDesc *const outputDesc[],
     aclDataBuffer *const outputs[], aclrtStream stream);
+/// Defined by libmsprofiler.so, where the process has it: ends an aclprofInit
+/// session as aclFinalize's MsprofFinalize does on the real stack (not a
+/// subscription, which outlives it). Weak: null without the library.
+extern "C" MSSIM_SHARED void mssim_profFinalizeSession() __attribute__((weak));
 /// A destroyed stream's callback thread binding ends with it
 /// (acl_callback_api.cpp), so a stream made later at the same address starts
 /// unbound.
@@ -281,9 +304,21 @@ MSSIM_SHARED aclError bindCallbackThread(const char *api, uint64_t thread,
 MSSIM_SHARED aclError launchHostFunction(const char *api,
                                          std::function<void()> function,
                                          bool block, aclrtStream stream);
+/// Under Mutex, from releaseDevice: destroys the model runtime instances
+/// (aclmdlRI) captured on `device`'s streams, as the real runtime's context
+/// teardown deletes the context's models (acl_model_capture_api.cpp).
+void releaseDeviceModelInstances(int32_t device);
 /// Under no lock: synchronises and destroys streams released by the runtime.
 MSSIM_SHARED void
 destroyStreams(std::vector<std::unique_ptr<StreamObject>> &streams);
+/// acl_lifecycle_api.cpp: the initialisation callbacks, run by aclInit (not
+/// under Mutex) with the configuration file's text, and the finalisation
+/// ones, run by aclFinalize first; the first failure is returned. And the
+/// count of aclInit references aclFinalizeReference drops (`finalized`:
+/// none left; otherwise one more).
+aclError runInitCallbacks(const char *configPath);
+aclError runFinalizeCallbacks();
+void countInitReference(bool finalized);
 
 } // namespace mssim
 

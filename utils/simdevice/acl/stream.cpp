@@ -17,6 +17,10 @@ Stream::~Stream() {
 void Stream::enqueue(Task task) {
   {
     std::lock_guard<std::mutex> lock(Mutex);
+    if (Capturing) {
+      Captured.push_back(std::move(task));
+      return;
+    }
     Queue.push_back(std::move(task));
     ++Enqueued;
     if (!Worker.joinable())
@@ -37,6 +41,30 @@ int Stream::synchronize() {
 bool Stream::idle() {
   std::lock_guard<std::mutex> lock(Mutex);
   return Completed == Enqueued;
+}
+
+bool Stream::beginCapture() {
+  std::lock_guard<std::mutex> lock(Mutex);
+  if (Capturing)
+    return false;
+  Capturing = true;
+  Captured.clear();
+  return true;
+}
+
+bool Stream::endCapture(std::vector<Task> *tasks) {
+  std::lock_guard<std::mutex> lock(Mutex);
+  if (!Capturing)
+    return false;
+  Capturing = false;
+  tasks->swap(Captured);
+  Captured.clear();
+  return true;
+}
+
+bool Stream::capturing() {
+  std::lock_guard<std::mutex> lock(Mutex);
+  return Capturing;
 }
 
 void Stream::run() {

@@ -5,6 +5,10 @@
 // synchronize() returns once every task enqueued before the call has run, with
 // the first error any of them reported since the last synchronize.
 //
+// While a capture is on (beginCapture, aclmdlRICaptureBegin), enqueue()
+// appends the task to the capture instead of running it; endCapture() hands
+// the recorded tasks back in order, for a model runtime instance to replay.
+//
 // An Event is recorded on a stream: it completes when the stream reaches the
 // point of the record. Waiting for an event (from the host or from another
 // stream) waits for the most recent record made before the wait was issued.
@@ -20,6 +24,7 @@
 #include <functional>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 namespace mssim {
 
@@ -38,6 +43,13 @@ public:
   int synchronize();
   bool idle();
 
+  /// Starts recording: later enqueue() calls append to the capture. False if
+  /// a capture is already on.
+  bool beginCapture();
+  /// Ends the capture and returns its tasks; false if none is on.
+  bool endCapture(std::vector<Task> *tasks);
+  bool capturing();
+
 private:
   void run();
 
@@ -48,6 +60,8 @@ private:
   uint64_t Completed = 0;
   int FirstError = 0;
   bool Stopping = false;
+  bool Capturing = false;
+  std::vector<Task> Captured;
   std::thread Worker;
 };
 

@@ -101,10 +101,12 @@ aclInitTensor(aclTensor *tensor, const int64_t *viewDims, uint64_t viewDimsNum,
  * its phase 2 (aclnnXxx) runs it and destroys it -- unless it was made
  * repeatable, when it runs as often as asked and aclDestroyAclOpExecutor
  * destroys it. */
+/* mssim-release: not in 7.0 */
 ACL_FUNC_VISIBILITY aclnnStatus
 aclSetAclOpExecutorRepeatable(aclOpExecutor *executor);
 ACL_FUNC_VISIBILITY aclnnStatus
 aclDestroyAclOpExecutor(aclOpExecutor *executor);
+/* mssim-release: end */
 ACL_FUNC_VISIBILITY aclnnStatus AclSetInputTensorAddr(aclOpExecutor *executor,
                                                       const size_t index,
                                                       aclTensor *tensor,

@@ -84,6 +84,7 @@ typedef drvError_t DVresult;
 /* Module ids carried in the top byte of the flag (those of the stack the
  * simulation names; enumerators, as in the real header). */
 enum {
+  HCCL_HAL_MODULE_ID = 3,
   DVPP_MODULE_ID = 6,
   RUNTIME_MODULE_ID = 7,
   APP_MODULE_ID = 33,
