@@ -10,6 +10,7 @@
 #include <iterator>
 #include <map>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <utility>
 
@@ -52,6 +53,18 @@ bool splitDeclarator(const std::string &text, std::string *type,
 
 bool isPointerType(const std::string &type) {
   return !type.empty() && type.back() == '*';
+}
+
+/// A pointer, or one of CANN's handle types that are pointers by typedef
+/// (cann_types.h: `typedef void *aclrtBinary;`): what a function returning a
+/// handle may return for "nonnull".
+bool isPointerOrHandleType(const std::string &type) {
+  static const std::set<std::string> kPointerTypedefs = {
+      "aclrtStream",    "aclrtContext",   "aclrtEvent",         "aclrtNotify",
+      "aclrtBinary",    "aclrtBinHandle", "aclrtAllocatorDesc", "aclrtLabel",
+      "aclrtLabelList", "aclrtCntNotify", "aclrtMbuf",          "aclmdlRI",
+      "acltdtBuf",      "HcclComm",       "HcclCommSymWindow"};
+  return isPointerType(type) || kPointerTypedefs.count(type) != 0;
 }
 
 /// An integer type that carries an address: the driver's DVdeviceptr.
@@ -245,6 +258,13 @@ public:
       return fail(what + ": role " + role + " does not fit the " +
                   kindName(family->kind) + " family '" + familyName +
                   "' (memory: alloc/free/access, resource: acquire/release)");
+    if (!string(*object, "since", what, &function.since, false))
+      return false;
+    static const std::regex kRelease(
+        "[0-9]+\\.[0-9]+(\\.[0-9]+)?(\\.RC[0-9]+)?");
+    if (!function.since.empty() && !std::regex_match(function.since, kRelease))
+      return fail(what + ": since \"" + function.since +
+                  "\" is not a CANN release (7.0, 8.1.RC1, 8.5.0)");
     if (function.role == Role::Access)
       return parseAccess(*object, what, function, functions);
 
@@ -280,6 +300,19 @@ public:
       if (from == "out" && !isPointerType(type))
         return fail(what + ": out-parameter \"" + param +
                     "\" must be a pointer");
+      std::string count;
+      if (!string(*handle, "count", what + " handle", &count, false))
+        return false;
+      if (!count.empty()) {
+        function.handleCountParam = paramIndex(function, count);
+        if (from != "out" || !isAcquiring(function.role))
+          return fail(what + ": a handle \"count\" belongs to an acquisition "
+                             "writing an array (\"from\": \"out\")");
+        if (function.handleCountParam < 0 ||
+            isPointerType(function.params[function.handleCountParam].type))
+          return fail(what + ": handle count \"" + count +
+                      "\" is not a number parameter of the signature");
+      }
     } else if (from == "return") {
       function.handleFrom = HandleFrom::Return;
       if (function.returnType == "void")
@@ -342,11 +375,19 @@ public:
       if (function.returnType == "void")
         return fail(what +
                     ": a void function cannot succeed by its return value");
+    } else if (const json::value *differs = success->if_contains("differs")) {
+      if (!differs->is_int64())
+        return fail(what + ": success \"differs\" must be an integer");
+      function.success = SuccessRule::Differs;
+      function.successValue = differs->as_int64();
+      if (function.returnType == "void" ||
+          isPointerOrHandleType(function.returnType))
+        return fail(what + ": success \"differs\" needs a number return type");
     } else if (const json::value *nonNull = success->if_contains("nonnull")) {
       function.success = SuccessRule::NonNull;
       if (!nonNull->is_bool() || !nonNull->as_bool())
         return fail(what + ": success \"nonnull\" must be true");
-      if (!isPointerType(function.returnType))
+      if (!isPointerOrHandleType(function.returnType))
         return fail(what + ": success \"nonnull\" needs a pointer return type");
     } else if (const json::value *always = success->if_contains("always")) {
       function.success = SuccessRule::Always;
@@ -355,8 +396,8 @@ public:
                            "that can fail says how: \"equals\" or "
                            "\"nonnull\")");
     } else {
-      return fail(what + ": success must be {\"equals\": N}, {\"nonnull\": "
-                         "true} or {\"always\": true}");
+      return fail(what + ": success must be {\"equals\": N}, {\"differs\": "
+                         "N}, {\"nonnull\": true} or {\"always\": true}");
     }
 
     if (const json::value *spaceValue = object->if_contains("space"))
@@ -384,6 +425,22 @@ public:
                            "count passed in");
       // Resolved once every function is read (resolveImplicitReleases).
       OwnedFamilies.emplace_back(functions.size(), ownedFamily);
+    }
+
+    std::string null;
+    if (!string(*object, "null", what, &null, false))
+      return false;
+    if (!null.empty()) {
+      if (null != "accepted" && null != "refused")
+        return fail(what +
+                    ": null must be \"accepted\" or \"refused\", not \"" +
+                    null + "\"");
+      if (isAcquiring(function.role) ||
+          function.handleFrom != HandleFrom::Param)
+        return fail(what +
+                    ": \"null\" belongs to a release of a handle passed in");
+      function.nullStated = true;
+      function.nullAccepted = null == "accepted";
     }
 
     if (isAcquiring(function.role) && function.handleFrom == HandleFrom::None &&
@@ -736,6 +793,29 @@ std::optional<Catalog> Catalog::parse(const std::string &text,
   for (const json::value &function : functions->as_array())
     if (!parser.parseFunction(function, catalog.Families, catalog.Functions))
       return std::nullopt;
+  if (const json::value *notResources = object->if_contains("not_resources")) {
+    // The lifecycle-named functions that make or release nothing tracked,
+    // each with the reason (utils/lifecycle_coverage.py reads them).
+    const json::object *reasons = notResources->if_object();
+    if (!reasons) {
+      parser.fail("\"not_resources\" must map function names to reasons");
+      return std::nullopt;
+    }
+    for (const auto &entry : *reasons) {
+      std::string name(entry.key());
+      const json::string *reason = entry.value().if_string();
+      if (!reason || reason->empty()) {
+        parser.fail("not_resources: '" + name + "' needs the reason");
+        return std::nullopt;
+      }
+      if (catalog.findFunction(name)) {
+        parser.fail("not_resources: '" + name +
+                    "' is a function of the catalog");
+        return std::nullopt;
+      }
+      catalog.NotResources.emplace(name, reason->c_str());
+    }
+  }
   if (const json::value *operators = object->if_contains("operators")) {
     if (!parser.parseOperators(*operators, catalog, catalog.Operators,
                                catalog.Families, catalog.Functions))

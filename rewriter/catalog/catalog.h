@@ -21,6 +21,7 @@
 #define MSLEDGER_REWRITER_CATALOG_H
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -36,7 +37,9 @@ enum class Kind { Memory, Resource };
 /// calls that consume the others (an operator's phase 2).
 enum class Role { Alloc, Free, Acquire, Release, Access, Retain, Consume };
 enum class HandleFrom { Out, Param, Return, None };
-enum class SuccessRule { Equals, NonNull, Always };
+/// Differs: success is any result but successValue (hi_mpi_vb_create_pool's
+/// pool id, whose failure is HI_VB_INVALID_POOLID).
+enum class SuccessRule { Equals, NonNull, Always, Differs };
 
 inline bool isAcquiring(Role role) {
   return role == Role::Alloc || role == Role::Acquire;
@@ -231,6 +234,10 @@ struct Function {
   unsigned family = 0;
   HandleFrom handleFrom = HandleFrom::None;
   int handleParam = -1; // index into params for Out and Param
+  /// An acquisition that writes an array of handles through its Out
+  /// parameter (HcclCommInitAll's comms): the parameter with their count;
+  /// -1 for one handle.
+  int handleCountParam = -1;
   int sizeParam = -1;
   SuccessRule success = SuccessRule::Equals;
   long long successValue = 0;
@@ -256,6 +263,19 @@ struct Function {
   /// destroys): on success each non-null one is released, by the call, as
   /// that family's release function (ownsRelease, an index) would.
   int ownsParam = -1, ownsCountParam = -1, ownsRelease = -1;
+  /// "null" of a release or free of a pointer passed in: "accepted" (the
+  /// default) when the real function returns success and does nothing for
+  /// NULL, as free(NULL) does -- such a call is no event; "refused" when it
+  /// fails -- the call is then an illegal release, as the real runtime
+  /// logs an error for it.
+  bool nullAccepted = true;
+  /// Whether "null" was stated at all (the built-in catalog states it for
+  /// every release: lit-tests/rewriter/lifecycle-coverage.test).
+  bool nullStated = false;
+  /// "since": the CANN release whose public headers first declare it
+  /// ("7.0": that release or an earlier one; "8.1.RC1", "8.5.0", ...); empty
+  /// when not stated.
+  std::string since;
 
   /// "aclError aclrtMalloc(void **devPtr, size_t size, ...)"
   std::string signature() const;
@@ -307,6 +327,11 @@ public:
   const std::vector<std::string> &nameSpaces() const { return NameSpaces; }
   const Function *findFunction(const std::string &name) const;
   const OperatorRule &operators() const { return Operators; }
+  /// "not_resources": functions whose names read like a lifecycle's that
+  /// make or release nothing tracked, by name, with the reason.
+  const std::map<std::string, std::string> &notResources() const {
+    return NotResources;
+  }
   /// Appends a catalog's families and functions (a project's additions). A
   /// family or function both catalogs define is an error naming it.
   bool merge(const Catalog &addition, const std::string &source,
@@ -321,6 +346,7 @@ private:
   std::vector<Function> Functions;
   std::vector<std::string> NameSpaces;
   OperatorRule Operators;
+  std::map<std::string, std::string> NotResources;
 };
 
 /// The catalog at `builtin` with the catalogs at `additionPaths` merged in,

@@ -57,6 +57,20 @@ std::string wrapperStatements(const Catalog &catalog, const Function &f,
         << successCondition(f, "msledger_result_") << ")\n"
         << "      msledger_record_retain(msledger_api_, " << handle
         << ", msledger_site_);\n";
+  } else if (isAcquiring(f.role) && f.handleCountParam >= 0) {
+    // An array of handles, each acquired.
+    const std::string &array = args[f.handleParam];
+    out << "    " << call << "    if (("
+        << successCondition(f, "msledger_result_") << ") && " << array
+        << ") {\n"
+        << "      uint64_t msledger_i_;\n"
+        << "      for (msledger_i_ = 0; msledger_i_ < (uint64_t)("
+        << args[f.handleCountParam] << "); ++msledger_i_)\n"
+        << "        msledger_record_acquire(msledger_api_, "
+        << "(uint64_t)(uintptr_t)" << array << "[msledger_i_], "
+        << sizeExpression(f, args) << ", " << spaceExpression(catalog, f, args)
+        << ", msledger_site_);\n"
+        << "    }\n";
   } else if (isAcquiring(f.role)) {
     out << "    " << call << "    if ("
         << successCondition(f, "msledger_result_") << ")\n"
@@ -115,6 +129,8 @@ std::string successCondition(const Function &f, const std::string &result) {
     return result + " != 0";
   case SuccessRule::Always:
     return "1";
+  case SuccessRule::Differs:
+    return result + " != " + std::to_string(f.successValue);
   }
   return "0";
 }
@@ -236,7 +252,7 @@ std::string spaceExpression(const Catalog &catalog, const Function &f,
 
 bool nullIsNoRelease(const Catalog &catalog, const Function &f) {
   return f.handleFrom == HandleFrom::Param &&
-         catalog.familyOf(f).handleIsPointer;
+         catalog.familyOf(f).handleIsPointer && f.nullAccepted;
 }
 
 std::string wrapperHelpers() {
@@ -309,12 +325,16 @@ struct NoArg {
 template <> struct Arg<-1, false> : NoArg {};
 template <> struct Arg<-1, true> : NoArg {};
 
-/* A call's result, void included. Rule: 0 equals Expected, 1 non-null, 2 always. */
+/* A call's result, void included. Rule: 0 equals Expected, 1 non-null, 2 always,
+ * 3 differs from Expected. */
 template <class R> struct Result {
   R value;
   template <class F, class... A> void call(F function, A &...args) { value = function(args...); }
   bool succeeded(int rule, long long expected) const {
-    return rule == 0 ? bits(value) == (uint64_t)expected : rule == 1 ? bits(value) != 0 : true;
+    return rule == 0   ? bits(value) == (uint64_t)expected
+           : rule == 1 ? bits(value) != 0
+           : rule == 3 ? bits(value) != (uint64_t)expected
+                       : true;
   }
   uint64_t handle() const { return bits(value); }
   R get() const { return value; }
@@ -384,17 +404,32 @@ template <int Count, int OwnsApi> struct Owned<-1, Count, OwnsApi> {
   template <class... A> static void release(const msledger_site *, A &...) {}
 };
 
+/* An acquisition writing an array of handles through parameter Param, Count
+ * of them (HcclCommInitAll's communicators): each is acquired. */
+template <int Param, int Count> struct HandleArray {
+  template <class... A>
+  static void acquire(int api, uint64_t size, msledger_space space, const msledger_site *site, A &...args) {
+    auto array = At<Param>::get(args...);
+    uint64_t n = Arg<Count, false>::value(args...);
+    for (uint64_t i = 0; array && i < n; ++i)
+      msledger_record_acquire(api, bits(array[i]), size, space, site);
+  }
+};
+template <int Param> struct HandleArray<Param, -1> {
+  template <class... A> static void acquire(int, uint64_t, msledger_space, const msledger_site *, A &...) {}
+};
+
 /* Mode: 0 a release, 1 an acquisition, 2 a retain. Handle: 0 none, 1 written
  * through parameter HandleParam, 2 passed in it, 3 returned. */
 template <class F, F Function, int Index, int Mode, int Handle, int HandleParam, int SizeParam,
           int SpaceFlagParam, int Space, int Rule, long long Expected, bool NullIsNoRelease,
-          int OwnsParam = -1, int OwnsCount = -1, int OwnsApi = -1>
+          int OwnsParam = -1, int OwnsCount = -1, int OwnsApi = -1, int HandleCount = -1>
 struct Api;
 template <class R, class... P, R (*Function)(P...), int Index, int Mode, int Handle, int HandleParam,
           int SizeParam, int SpaceFlagParam, int Space, int Rule, long long Expected, bool NullIsNoRelease,
-          int OwnsParam, int OwnsCount, int OwnsApi>
+          int OwnsParam, int OwnsCount, int OwnsApi, int HandleCount>
 struct Api<R (*)(P...), Function, Index, Mode, Handle, HandleParam, SizeParam, SpaceFlagParam, Space, Rule,
-           Expected, NullIsNoRelease, OwnsParam, OwnsCount, OwnsApi> {
+           Expected, NullIsNoRelease, OwnsParam, OwnsCount, OwnsApi, HandleCount> {
   typedef Arg<(Handle == 1 || Handle == 2) ? HandleParam : -1, Handle == 1> HandleArg;
   const char *name;
   R operator()(const msledger_site *site, P... args) const {
@@ -409,10 +444,15 @@ struct Api<R (*)(P...), Function, Index, Mode, Handle, HandleParam, SizeParam, S
     } else if (Mode == 1) {
       result.call(Function, args...);
       if (result.succeeded(Rule, Expected)) {
-        uint64_t handle = Handle == 3 ? result.handle() : HandleArg::value(args...);
         msledger_space space = SpaceFlagParam >= 0
             ? msledger_driver_space(Arg<SpaceFlagParam, false>::value(args...)) : (msledger_space)Space;
-        msledger_record_acquire(api, handle, Arg<SizeParam, false>::value(args...), space, site);
+        if (HandleCount >= 0) {
+          HandleArray<HandleParam, HandleCount>::acquire(api, Arg<SizeParam, false>::value(args...), space, site,
+                                                        args...);
+        } else {
+          uint64_t handle = Handle == 3 ? result.handle() : HandleArg::value(args...);
+          msledger_record_acquire(api, handle, Arg<SizeParam, false>::value(args...), space, site);
+        }
         Owned<OwnsParam, OwnsCount, OwnsApi>::release(site, args...);
       }
     } else {
@@ -514,6 +554,7 @@ std::string cxxWrapper(const Catalog &catalog, const Function &f,
   }
   int rule = f.success == SuccessRule::Equals    ? 0
              : f.success == SuccessRule::NonNull ? 1
+             : f.success == SuccessRule::Differs ? 3
                                                  : 2;
   out << "(msledger_track_::Api<decltype(&" << f.name << "), &" << f.name
       << ", " << index << ", "
@@ -525,9 +566,11 @@ std::string cxxWrapper(const Catalog &catalog, const Function &f,
       << spaceEnumerator(catalog.familyOf(f).memorySpace()) << ", " << rule
       << ", " << f.successValue << "LL, "
       << (nullIsNoRelease(catalog, f) ? "true" : "false");
-  if (f.ownsParam >= 0)
+  if (f.ownsParam >= 0 || f.handleCountParam >= 0)
     out << ", " << f.ownsParam << ", " << f.ownsCountParam << ", "
         << f.ownsRelease;
+  if (f.handleCountParam >= 0)
+    out << ", " << f.handleCountParam;
   out << ">{" << quoted(f.name) << "})";
   return out.str();
 }

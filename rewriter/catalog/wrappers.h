@@ -73,7 +73,8 @@ std::string accessCondition(const Function &function,
 /// msledger.h's enumerator of `space`: "MSLEDGER_SPACE_GM", ...
 const char *spaceEnumerator(Space space);
 /// Whether a release passed a null handle releases nothing (free(NULL)):
-/// an address passed in; ids are checked whatever their value.
+/// an address passed in to a function that accepts NULL (catalog "null");
+/// ids, and NULL where the real function refuses it, are checked.
 bool nullIsNoRelease(const Catalog &catalog, const Function &function);
 
 /// The helpers every wrapper uses; once, ahead of the wrappers (track.h).

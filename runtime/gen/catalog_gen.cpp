@@ -96,13 +96,14 @@ std::string table(const Catalog &catalog, const std::string &source) {
       out << "MSLEDGER_IMPLICIT_RELEASE(" << i << ", " << release.functionIndex
           << ", " << (release.perDevice ? "true" : "false") << ")\n";
   out << "// MSLEDGER_FUNCTION(index, name, role, family, deviceArgument, "
-         "recordedByCallee)\n";
+         "recordedByCallee, nullAccepted)\n";
   for (size_t i = 0; i < catalog.functions().size(); ++i) {
     const Function &f = catalog.functions()[i];
     out << "MSLEDGER_FUNCTION(" << i << ", \"" << f.name << "\", "
         << roleEnum(f.role) << ", " << f.family << ", "
         << (f.deviceParam >= 0 ? "true" : "false") << ", "
-        << (f.recordedByCallee ? "true" : "false") << ")\n";
+        << (f.recordedByCallee ? "true" : "false") << ", "
+        << (f.nullAccepted ? "true" : "false") << ")\n";
   }
   if (catalog.operators().present)
     out << "// MSLEDGER_OPERATOR_RULE(prepare, run, prepareSuffix): the "
@@ -135,10 +136,15 @@ std::string unsupported(const Function &f) {
     return "";
   if (f.success == SuccessRule::NonNull)
     return " nullptr";
+  if (f.success == SuccessRule::Differs) // the function's own failure value
+    return " static_cast<" + f.returnType + ">(" +
+           std::to_string(f.successValue) + ")";
   if (f.returnType == "aclError")
     return " ACL_ERROR_API_NOT_SUPPORT";
   if (f.returnType == "drvError_t")
     return " DRV_ERROR_NOT_SUPPORT";
+  if (f.returnType == "HcclResult")
+    return " HCCL_E_NOT_SUPPORT";
   return " static_cast<" + f.returnType + ">(" +
          std::to_string(f.successValue == 0 ? -1 : 0) + ")";
 }
@@ -211,11 +217,23 @@ std::string interposers(const Catalog &catalog, const std::string &source) {
       if (!device.empty())
         out << "  if (" << successCondition(f, "result") << ")\n"
             << "    scope.allocatedOn(" << device << ");\n";
-      out << "  if (scope.tracking() && " << successCondition(f, "result")
-          << ")\n"
-          << "    scope.acquired(" << handle << ", " << sizeExpression(f, args)
-          << ", static_cast<msledger::Space>("
-          << spaceExpression(catalog, f, args) << "));\n";
+      if (f.handleCountParam >= 0) {
+        // An array of handles, each acquired.
+        const std::string &array = f.params[f.handleParam].name;
+        out << "  if (scope.tracking() && " << successCondition(f, "result")
+            << " && " << array << ")\n"
+            << "    for (uint64_t i = 0; i < (uint64_t)"
+            << f.params[f.handleCountParam].name << "; ++i)\n"
+            << "      scope.acquired((uint64_t)(uintptr_t)" << array << "[i], "
+            << sizeExpression(f, args) << ", static_cast<msledger::Space>("
+            << spaceExpression(catalog, f, args) << "));\n";
+      } else {
+        out << "  if (scope.tracking() && " << successCondition(f, "result")
+            << ")\n"
+            << "    scope.acquired(" << handle << ", "
+            << sizeExpression(f, args) << ", static_cast<msledger::Space>("
+            << spaceExpression(catalog, f, args) << "));\n";
+      }
       if (f.ownsParam >= 0) {
         // What the new handle takes over is released by the call.
         const std::string &array = f.params[f.ownsParam].name;

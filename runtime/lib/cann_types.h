@@ -6,7 +6,8 @@
 // signature names (cann_api.h declares the catalog's functions with them),
 // and the values the runtime itself uses. The facts are the real headers'
 // (AscendCL's acl_base.h, acl_rt.h, acl/ops/acl_dvpp.h, acl/dvpp/hi_dvpp*.h,
-// aclnn's aclnn/acl_meta.h, the driver's ascend_hal.h), the same in every
+// aclnn's aclnn/acl_meta.h, HCCL's hccl/hccl_types.h, the driver's
+// ascend_hal.h), the same in every
 // release the catalog covers:
 //
 //   * handles and descriptions passed by pointer are opaque here: only the
@@ -54,6 +55,58 @@ typedef struct aclrtMallocConfig aclrtMallocConfig;
 
 enum aclDataType : int {};
 enum aclFormat : int {};
+
+// Models and operators (acl_mdl.h, acl_op.h, acl_op_compiler.h,
+// acl/ops/acl_cblas.h).
+typedef struct aclmdlAIPP aclmdlAIPP;
+typedef struct aclmdlConfigHandle aclmdlConfigHandle;
+typedef struct aclmdlExecConfigHandle aclmdlExecConfigHandle;
+typedef void *aclmdlRI;
+typedef struct aclopHandle aclopHandle;
+typedef struct aclGraphDumpOption aclGraphDumpOption;
+enum aclTransType : unsigned {};
+enum aclComputeType : unsigned {};
+
+// Runtime binaries, labels, notifies, allocators, groups, buffers (acl_rt.h,
+// acl_rt_allocator.h).
+typedef void *aclrtBinary;
+typedef void *aclrtBinHandle;
+typedef struct aclrtBinaryLoadOptions aclrtBinaryLoadOptions;
+typedef void *aclrtFuncHandle;
+typedef void *aclrtArgsHandle;
+typedef void *aclrtLabel;
+typedef void *aclrtLabelList;
+typedef void *aclrtCntNotify;
+typedef void *aclrtAllocatorDesc;
+typedef struct tagRtGroupInfo aclrtGroupInfo;
+typedef void *aclrtMbuf;
+
+// Profiling (acl/acl_prof.h). aclprofAicoreMetrics is an anonymous enum
+// there.
+typedef struct aclprofConfig aclprofConfig;
+typedef struct aclprofSubscribeConfig aclprofSubscribeConfig;
+typedef struct aclprofStepInfo aclprofStepInfo;
+typedef struct aclprofAicoreEvents aclprofAicoreEvents;
+enum aclprofAicoreMetrics : unsigned {};
+
+// Tensor data transfer (acl/acl_tdt.h, acl/acl_tdt_queue.h).
+enum acltdtTensorType : int {};
+typedef struct acltdtDataItem acltdtDataItem;
+typedef struct acltdtDataset acltdtDataset;
+typedef struct acltdtChannelHandle acltdtChannelHandle;
+typedef struct tagMemQueueAttr acltdtQueueAttr;
+typedef struct acltdtQueueRoute acltdtQueueRoute;
+typedef struct acltdtQueueRouteList acltdtQueueRouteList;
+typedef struct acltdtQueueRouteQueryInfo acltdtQueueRouteQueryInfo;
+typedef void *acltdtBuf;
+
+// Feature vector search (acl/ops/acl_fv.h).
+typedef struct aclfvInitPara aclfvInitPara;
+typedef struct aclfvFeatureInfo aclfvFeatureInfo;
+typedef struct aclfvRepoRange aclfvRepoRange;
+typedef struct aclfvQueryTable aclfvQueryTable;
+typedef struct aclfvSearchInput aclfvSearchInput;
+typedef struct aclfvSearchResult aclfvSearchResult;
 
 // aclnn's framework (aclnn/acl_meta.h).
 typedef int32_t aclnnStatus;
@@ -105,11 +158,21 @@ typedef struct acldvppRoiConfig acldvppRoiConfig;
 typedef struct acldvppStreamDesc acldvppStreamDesc;
 typedef struct aclvdecChannelDesc aclvdecChannelDesc;
 typedef struct aclvencChannelDesc aclvencChannelDesc;
+typedef struct acldvppBatchPicDesc acldvppBatchPicDesc;
+typedef struct acldvppBorderConfig acldvppBorderConfig;
+typedef struct acldvppHist acldvppHist;
+typedef struct acldvppJpegeConfig acldvppJpegeConfig;
+typedef struct acldvppLutMap acldvppLutMap;
+typedef struct aclvdecFrameConfig aclvdecFrameConfig;
+typedef struct aclvencFrameConfig aclvencFrameConfig;
 
 typedef int hi_s32;
 typedef unsigned int hi_u32;
 typedef unsigned long long hi_u64;
+typedef char hi_char;
 #define hi_void void
+typedef hi_u32 hi_vb_pool;
+typedef hi_u32 hi_vb_blk;
 typedef hi_s32 hi_vpc_chn;
 typedef hi_s32 hi_vdec_chn;
 typedef hi_s32 hi_venc_chn;
@@ -119,6 +182,15 @@ typedef struct msledger_hi_vpc_chn_attr hi_vpc_chn_attr;
 typedef struct msledger_hi_vdec_chn_attr hi_vdec_chn_attr;
 typedef struct msledger_hi_venc_chn_attr hi_venc_chn_attr;
 typedef struct msledger_hi_pngd_chn_attr hi_pngd_chn_attr;
+typedef struct msledger_hi_vb_pool_config hi_vb_pool_config;
+
+// HCCL (hccl/hccl.h, hccl/hccl_types.h). HcclResult is an anonymous enum
+// there: ours has its underlying type and the values the runtime uses.
+enum HcclResult : unsigned { HCCL_SUCCESS = 0, HCCL_E_NOT_SUPPORT = 5 };
+typedef void *HcclComm;
+typedef struct HcclRootInfoDef HcclRootInfo;
+typedef struct HcclCommConfigDef HcclCommConfig;
+typedef void *HcclCommSymWindow;
 
 // The driver (driver/ascend_hal.h).
 typedef enum tagDrvError {

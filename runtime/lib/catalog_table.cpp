@@ -45,8 +45,8 @@ const size_t kFamilyCount = kBuiltInFamilies;
 
 ApiInfo Apis[kMaxCatalogFunctions] = {
 #define MSLEDGER_FUNCTION(index, name, role, family, deviceArgument,           \
-                          recordedByCallee)                                    \
-  {name, role, family, deviceArgument, recordedByCallee},
+                          recordedByCallee, nullAccepted)                      \
+  {name, role, family, deviceArgument, recordedByCallee, nullAccepted},
 #include "catalog_table.inc"
 };
 const size_t kApiCount = kBuiltInApis;
@@ -170,9 +170,14 @@ int registerApi(const ApiDescription &d) {
     family = static_cast<int>(kFamilyCount + families);
     FamilyTotal.store(families + 1, std::memory_order_release);
   }
-  Apis[kApiCount + apis] =
-      ApiInfo{strdup(d.name), d.role, static_cast<uint16_t>(family),
-              /*deviceArgument=*/false, /*recordedByCallee=*/false};
+  // A NULL reaches the ledger only from the wrapper of a release whose
+  // catalog says "null": "refused".
+  Apis[kApiCount + apis] = ApiInfo{strdup(d.name),
+                                   d.role,
+                                   static_cast<uint16_t>(family),
+                                   /*deviceArgument=*/false,
+                                   /*recordedByCallee=*/false,
+                                   /*nullAccepted=*/false};
   ApiTotal.store(apis + 1, std::memory_order_release);
   return static_cast<int>(kApiCount + apis);
 }

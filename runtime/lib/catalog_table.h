@@ -49,6 +49,8 @@ struct ApiInfo {
   bool deviceArgument;   // passes the device of a per-device handle (else the
                          // ledger asks for the current device)
   bool recordedByCallee; // records its own events (mstx): no interposer
+  bool nullAccepted;     // a release that returns success on NULL, as
+                         // free(NULL) does: no finding (catalog "null")
 };
 
 /// A call that releases a family's live handles without naming them

@@ -152,6 +152,10 @@ MSLEDGER_HOT uint32_t Ledger::trackedRoute(unsigned api, uint64_t handle,
 
 void Ledger::acquire(unsigned api, uint64_t handle, uint64_t size, Space space,
                      const msledger_site *site, int32_t device) {
+  // A call that succeeds without making anything leaves a NULL handle
+  // (HcclCreateSubCommConfig for a rank outside the new communicator).
+  if (__builtin_expect(handle == 0, 0) && isNullPointer(familyOf(api), handle))
+    return;
   uint64_t key;
   uint32_t route = trackedRoute(api, handle, &key);
   if (!route)
@@ -340,6 +344,10 @@ void Ledger::settleRelease(const PendingRelease &pending, bool succeeded) {
     return;
   }
   if (isNullPointer(family, pending.handle)) {
+    // A NULL the real function takes as a no-op (catalog "null":
+    // "accepted") is no finding, as free(NULL) is none.
+    if (succeeded && apiInfo(pending.api).nullAccepted)
+      return;
     error.kind = ErrorKind::IllegalRelease; // NULL (above)
     reportError(error);
     return;
@@ -351,7 +359,9 @@ void Ledger::settleRelease(const PendingRelease &pending, bool succeeded) {
   FreedRecord previous;
   bool released = table.findFreed(pending.key, &previous);
   Record other;
-  if (family.handleIsPointer &&
+  // A family without handles (aclInit's, aclprofInit's) names no address
+  // another family could hold.
+  if (family.hasHandle && family.handleIsPointer &&
       findInOtherNamespace(table, family, pending.handle, &other) &&
       (!released || other.serial > previous.serial)) {
     error.kind = ErrorKind::MismatchedRelease;
@@ -425,7 +435,7 @@ bool Ledger::findInOtherNamespace(const RecordTable &table,
     // The most recent: a mapping over a reservation, a channel made from its
     // description, share their address.
     Record candidate;
-    if (table.find(key, &candidate) &&
+    if (table.find(key, &candidate) && familyOf(candidate.api).hasHandle &&
         familyOf(candidate.api).handleIsPointer &&
         (!any || candidate.serial > found->serial)) {
       *found = candidate;

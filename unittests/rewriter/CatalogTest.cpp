@@ -246,6 +246,157 @@ TEST(Catalog, RejectsInconsistentFunctions) {
       "function 'aclrtCreateStream' is listed twice"));
 }
 
+TEST(Catalog, SinceNamesARelease) {
+  std::string text = withRelease(
+      R"json({"signature": "aclError aclrtDestroyStream(aclrtStream stream)",
+              "role": "release", "family": "stream", "since": "8.1.RC1",
+              "handle": {"from": "param", "param": "stream"}, "success": {"equals": 0}})json");
+  std::string error;
+  std::optional<Catalog> catalog = Catalog::parse(text, "test.json", &error);
+  ASSERT_TRUE(catalog) << error;
+  EXPECT_EQ(catalog->findFunction("aclrtDestroyStream")->since, "8.1.RC1");
+  EXPECT_EQ(catalog->findFunction("aclrtCreateStream")->since, "");
+  EXPECT_TRUE(mentions(
+      releaseError(
+          R"json("role": "release", "family": "stream", "since": "eight",
+                          "handle": {"from": "param", "param": "stream"}, "success": {"equals": 0})json"),
+      "function 'aclrtDestroyStream': since \"eight\" is not a CANN release"));
+}
+
+TEST(Catalog, NullSaysWhatTheRealReleaseDoesWithNull) {
+  auto parsed = [](const std::string &null) {
+    std::string error;
+    std::optional<Catalog> catalog = Catalog::parse(
+        withRelease(
+            R"json({"signature": "aclError aclrtDestroyStream(aclrtStream stream)",
+                    "role": "release", "family": "stream", )json" +
+            null +
+            R"json("handle": {"from": "param", "param": "stream"}, "success": {"equals": 0}})json"),
+        "test.json", &error);
+    EXPECT_TRUE(catalog) << error;
+    return catalog ? *catalog->findFunction("aclrtDestroyStream") : Function();
+  };
+  Function unstated = parsed("");
+  EXPECT_FALSE(unstated.nullStated);
+  EXPECT_TRUE(unstated.nullAccepted);
+  Function refused = parsed(R"json("null": "refused", )json");
+  EXPECT_TRUE(refused.nullStated);
+  EXPECT_FALSE(refused.nullAccepted);
+  EXPECT_TRUE(parsed(R"json("null": "accepted", )json").nullAccepted);
+  EXPECT_TRUE(mentions(
+      releaseError(
+          R"json("role": "release", "family": "stream", "null": "maybe",
+                          "handle": {"from": "param", "param": "stream"}, "success": {"equals": 0})json"),
+      "null must be \"accepted\" or \"refused\", not \"maybe\""));
+  // An acquisition has no NULL to release.
+  EXPECT_TRUE(mentions(
+      parseError(
+          R"json({"version": 1, "families": [{"name": "stream", "level": "cann",
+          "kind": "resource", "display": "stream"}], "functions": [
+          {"signature": "aclError aclrtCreateStream(aclrtStream *stream)", "role": "acquire",
+           "family": "stream", "null": "refused", "handle": {"from": "out", "param": "stream"},
+           "success": {"equals": 0}}]})json"),
+      "\"null\" belongs to a release of a handle passed in"));
+}
+
+TEST(Catalog, AnAcquisitionMayWriteAnArrayOfHandles) {
+  std::string family = R"json({"version": 1, "families": [{"name": "comm",
+      "level": "cann", "kind": "resource", "display": "communicator"}], "functions": [
+      {"signature": "HcclResult HcclCommDestroy(HcclComm comm)", "role": "release",
+       "family": "comm", "handle": {"from": "param", "param": "comm"}, "success": {"equals": 0}},
+      {"signature": "HcclResult HcclCommInitAll(uint32_t ndev, int32_t *devices, HcclComm *comms)",
+       "role": "acquire", "family": "comm", "success": {"equals": 0}, )json";
+  std::string error;
+  std::optional<Catalog> catalog = Catalog::parse(
+      family +
+          R"json("handle": {"from": "out", "param": "comms", "count": "ndev"}}]})json",
+      "test.json", &error);
+  ASSERT_TRUE(catalog) << error;
+  const Function *initAll = catalog->findFunction("HcclCommInitAll");
+  EXPECT_EQ(initAll->handleParam, 2);
+  EXPECT_EQ(initAll->handleCountParam, 0);
+  EXPECT_EQ(catalog->findFunction("HcclCommDestroy")->handleCountParam, -1);
+  EXPECT_TRUE(mentions(
+      parseError(
+          family +
+          R"json("handle": {"from": "out", "param": "comms", "count": "devices"}}]})json"),
+      "handle count \"devices\" is not a number parameter of the signature"));
+  EXPECT_TRUE(mentions(
+      releaseError(R"json("role": "release", "family": "stream",
+                          "handle": {"from": "param", "param": "stream", "count": "stream"},
+                          "success": {"equals": 0})json"),
+      "a handle \"count\" belongs to an acquisition writing an array"));
+}
+
+TEST(Catalog, SuccessMayBeAnyResultButAFailureValue) {
+  // hi_mpi_vb_create_pool returns the pool's id, HI_VB_INVALID_POOLID
+  // (-1 as hi_u32) when it fails.
+  auto pool = [](const std::string &success) {
+    return R"json({"version": 1, "families": [{"name": "pool", "level": "cann",
+        "kind": "resource", "display": "pool", "handle": "id"}], "functions": [
+        {"signature": "hi_s32 hi_mpi_vb_destroy_pool(hi_vb_pool pool)",
+         "role": "release", "family": "pool",
+         "handle": {"from": "param", "param": "pool"}, "success": {"equals": 0}},
+        {"signature": "hi_vb_pool hi_mpi_vb_create_pool(const hi_vb_pool_config *config)",
+         "role": "acquire", "family": "pool", "handle": {"from": "return"},
+         "success": )json" +
+           success + "}]}";
+  };
+  std::string error;
+  std::optional<Catalog> catalog = Catalog::parse(
+      pool(R"json({"differs": 4294967295})json"), "test.json", &error);
+  ASSERT_TRUE(catalog) << error;
+  const Function *create = catalog->findFunction("hi_mpi_vb_create_pool");
+  EXPECT_EQ(create->success, SuccessRule::Differs);
+  EXPECT_EQ(create->successValue, 4294967295LL);
+  EXPECT_TRUE(mentions(parseError(pool(R"json({"differs": "none"})json")),
+                       "success \"differs\" must be an integer"));
+  // A pointer, or a handle type that is one by typedef, returns NULL on
+  // failure: "nonnull", never "differs".
+  EXPECT_TRUE(mentions(
+      parseError(withRelease(
+          R"json({"signature": "aclrtBinary aclrtCreateBinary(const void *data, size_t dataLen)",
+                  "role": "acquire", "family": "stream", "handle": {"from": "return"},
+                  "success": {"differs": 0}})json")),
+      "success \"differs\" needs a number return type"));
+  EXPECT_TRUE(Catalog::parse(
+      R"json({"version": 1, "families": [{"name": "binary", "level": "cann",
+          "kind": "resource", "display": "binary"}], "functions": [
+          {"signature": "aclError aclrtDestroyBinary(aclrtBinary binary)",
+           "role": "release", "family": "binary",
+           "handle": {"from": "param", "param": "binary"}, "success": {"equals": 0}},
+          {"signature": "aclrtBinary aclrtCreateBinary(const void *data, size_t dataLen)",
+           "role": "acquire", "family": "binary", "handle": {"from": "return"},
+           "success": {"nonnull": true}}]})json",
+      "test.json", &error))
+      << error;
+}
+
+TEST(Catalog, NotResourcesGiveTheirReasons) {
+  auto withNotResources = [](const std::string &list) {
+    std::string text = withRelease(
+        R"json({"signature": "aclError aclrtDestroyStream(aclrtStream stream)",
+                "role": "release", "family": "stream",
+                "handle": {"from": "param", "param": "stream"}, "success": {"equals": 0}})json");
+    return text.substr(0, text.size() - 1) + ", \"not_resources\": " + list +
+           "}";
+  };
+  std::string error;
+  std::optional<Catalog> catalog = Catalog::parse(
+      withNotResources(R"json({"aclrtCreateStreamQuery": "a query"})json"),
+      "test.json", &error);
+  ASSERT_TRUE(catalog) << error;
+  EXPECT_EQ(catalog->notResources().at("aclrtCreateStreamQuery"), "a query");
+  EXPECT_TRUE(
+      mentions(parseError(withNotResources(R"json({"aclFoo": ""})json")),
+               "not_resources: 'aclFoo' needs the reason"));
+  EXPECT_TRUE(mentions(
+      parseError(withNotResources(R"json({"aclrtCreateStream": "no"})json")),
+      "not_resources: 'aclrtCreateStream' is a function of the catalog"));
+  EXPECT_TRUE(mentions(parseError(withNotResources("[]")),
+                       "\"not_resources\" must map function names to reasons"));
+}
+
 TEST(Catalog, AnAllocationNeedsASize) {
   std::string text =
       R"json({"version": 1, "families": [{"name": "pool", "level": "cann",

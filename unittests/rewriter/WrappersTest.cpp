@@ -129,7 +129,14 @@ TEST(Wrappers, TheSharedExpressionsOfATrackedCall) {
   EXPECT_EQ(handleExpression(free, {"p"}, "result"),
             "(uint64_t)(uintptr_t)(p)");
   EXPECT_EQ(sizeExpression(free, {"p"}), "0");
-  EXPECT_TRUE(nullIsNoRelease(catalog, free));
+  // aclrtFree(NULL) fails on the real runtime: an illegal release, not a
+  // no-op; aclDestroyTensor(NULL) succeeds and does nothing.
+  EXPECT_FALSE(nullIsNoRelease(catalog, free));
+  EXPECT_TRUE(nullIsNoRelease(catalog, function(catalog, "aclDestroyTensor")));
+  // An id whose failure is one value: hi_mpi_vb_create_pool's
+  // HI_VB_INVALID_POOLID.
+  EXPECT_EQ(successCondition(function(catalog, "hi_mpi_vb_create_pool"), "r"),
+            "r != 4294967295");
   // The driver's allocation: its space is decoded from its flag, by the
   // ledger (msledger_driver_space), for the interposer and track.h alike.
   const Function &hal = function(catalog, "halMemAlloc");

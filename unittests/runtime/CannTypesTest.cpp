@@ -15,10 +15,17 @@
 //===----------------------------------------------------------------------===//
 // The catalog's "headers", which declare its functions in a toolkit.
 #include "acl/acl.h"
+#include "acl/acl_op_compiler.h"
+#include "acl/acl_prof.h"
+#include "acl/acl_tdt.h"
+#include "acl/acl_tdt_queue.h"
 #include "acl/dvpp/hi_dvpp.h"
+#include "acl/ops/acl_cblas.h"
 #include "acl/ops/acl_dvpp.h"
+#include "acl/ops/acl_fv.h"
 #include "aclnn/aclnn_base.h"
 #include "driver/ascend_hal.h"
+#include "hccl/hccl.h"
 #include "msledger/msledger.h"
 // mstx's declarations alone, not its implementation.
 #define MSTX_NO_IMPL
@@ -80,6 +87,21 @@ static_assert(kSameType<own::aclrtNotify, ::aclrtNotify>);
 static_assert(kSameType<own::aclrtDrvMemHandle, ::aclrtDrvMemHandle>);
 static_assert(kSameEnum<own::aclDataType, ::aclDataType>);
 static_assert(kSameEnum<own::aclFormat, ::aclFormat>);
+static_assert(kSameType<own::aclmdlRI, ::aclmdlRI>);
+static_assert(kSameEnum<own::aclTransType, ::aclTransType>);
+static_assert(kSameEnum<own::aclComputeType, ::aclComputeType>);
+static_assert(kSameType<own::aclrtBinary, ::aclrtBinary>);
+static_assert(kSameType<own::aclrtBinHandle, ::aclrtBinHandle>);
+static_assert(kSameType<own::aclrtFuncHandle, ::aclrtFuncHandle>);
+static_assert(kSameType<own::aclrtArgsHandle, ::aclrtArgsHandle>);
+static_assert(kSameType<own::aclrtLabel, ::aclrtLabel>);
+static_assert(kSameType<own::aclrtLabelList, ::aclrtLabelList>);
+static_assert(kSameType<own::aclrtCntNotify, ::aclrtCntNotify>);
+static_assert(kSameType<own::aclrtAllocatorDesc, ::aclrtAllocatorDesc>);
+static_assert(kSameType<own::aclrtMbuf, ::aclrtMbuf>);
+static_assert(kSameEnum<own::aclprofAicoreMetrics, ::aclprofAicoreMetrics>);
+static_assert(kSameEnum<own::acltdtTensorType, ::acltdtTensorType>);
+static_assert(kSameType<own::acltdtBuf, ::acltdtBuf>);
 static_assert(kSameEnum<own::aclrtMemMallocPolicy, ::aclrtMemMallocPolicy>);
 static_assert(kSameEnum<own::aclrtHostRegisterType, ::aclrtHostRegisterType>);
 static_assert(kSameEnum<own::aclrtMemcpyKind, ::aclrtMemcpyKind>);
@@ -113,6 +135,16 @@ static_assert(kSameType<own::hi_vpc_chn, ::hi_vpc_chn>);
 static_assert(kSameType<own::hi_vdec_chn, ::hi_vdec_chn>);
 static_assert(kSameType<own::hi_venc_chn, ::hi_venc_chn>);
 static_assert(kSameType<own::hi_pngd_chn, ::hi_pngd_chn>);
+static_assert(kSameType<own::hi_char, ::hi_char>);
+static_assert(kSameType<own::hi_vb_pool, ::hi_vb_pool>);
+static_assert(kSameType<own::hi_vb_blk, ::hi_vb_blk>);
+
+// HCCL.
+static_assert(kSameEnum<own::HcclResult, ::HcclResult>);
+SAME_VALUE(HCCL_SUCCESS);
+SAME_VALUE(HCCL_E_NOT_SUPPORT);
+static_assert(kSameType<own::HcclComm, ::HcclComm>);
+static_assert(kSameType<own::HcclCommSymWindow, ::HcclCommSymWindow>);
 
 // The driver.
 static_assert(kSameEnum<own::drvError_t, ::drvError_t>);
@@ -240,9 +272,11 @@ TEST(CannTypes, TheCatalogsHeadersAreTheOnesCheckedAgainst) {
   std::optional<msledger::Catalog> catalog =
       msledger::Catalog::load(MSLEDGER_CATALOG_PATH, &error);
   ASSERT_TRUE(catalog) << error;
-  EXPECT_EQ(
-      catalog->headers(),
-      (std::vector<std::string>{"acl/acl.h", "acl/ops/acl_dvpp.h",
-                                "acl/dvpp/hi_dvpp.h", "driver/ascend_hal.h",
-                                "aclnn/aclnn_base.h", "msledger/msledger.h"}));
+  EXPECT_EQ(catalog->headers(),
+            (std::vector<std::string>{
+                "acl/acl.h", "acl/ops/acl_dvpp.h", "acl/ops/acl_cblas.h",
+                "acl/acl_op_compiler.h", "acl/acl_prof.h", "acl/acl_tdt.h",
+                "acl/acl_tdt_queue.h", "acl/ops/acl_fv.h", "acl/dvpp/hi_dvpp.h",
+                "driver/ascend_hal.h", "aclnn/aclnn_base.h", "hccl/hccl.h",
+                "msledger/msledger.h"}));
 }

@@ -113,14 +113,24 @@ TEST_F(LedgerTest, ANullHandleIsAnIllegalReleaseNeverAnotherFamilysRecord) {
   // mstx heap or region handle, or a NULL stream, is no release of it.
   ledger.acquire(api("aclInit"), 0, 0, Space::None, nullptr);
   for (const char *release_ :
-       {"mstxMemHeapUnregister", "mstxMemRegionsUnregister",
-        "aclrtDestroyStream"}) {
-    release(release_, 0, true);
+       {"mstxMemRegionsUnregister", "aclrtDestroyStream", "aclrtFree"}) {
+    release(release_, 0, false);
     ErrorEvent error = lastError();
     EXPECT_EQ(error.kind, ErrorKind::IllegalRelease) << release_;
     EXPECT_FALSE(error.hasAcquired) << release_;
+    EXPECT_TRUE(error.callFailed) << release_;
   }
+  // Where the real release takes NULL as free() does (catalog "null":
+  // "accepted") and succeeds, there is nothing to report.
+  uint64_t before = ledger.errorCount();
+  for (const char *release_ :
+       {"mstxMemHeapUnregister", "aclDestroyTensor", "acldvppDestroyPicDesc"})
+    release(release_, 0, true);
+  EXPECT_EQ(ledger.errorCount(), before);
   EXPECT_TRUE(live(Level::Cann, api("aclInit"), 0));
+  // A success that made nothing (a NULL handle) is no acquisition.
+  ledger.acquire(api("HcclCreateSubCommConfig"), 0, 0, Space::None, nullptr);
+  EXPECT_FALSE(live(Level::Cann, api("HcclCreateSubCommConfig"), 0));
   // A device id of 0 is a handle, not NULL.
   uint64_t errors = ledger.errorCount();
   ledger.acquire(api("aclrtSetDevice"), 0, 0, Space::None, nullptr);
@@ -128,6 +138,24 @@ TEST_F(LedgerTest, ANullHandleIsAnIllegalReleaseNeverAnotherFamilysRecord) {
   EXPECT_EQ(ledger.errorCount(), errors);
   release("aclFinalize", 0, true);
   EXPECT_FALSE(live(Level::Cann, api("aclInit"), 0));
+}
+
+TEST_F(LedgerTest, FamiliesWithoutHandlesNeverMeetEachOther) {
+  // aclInit's and aclprofInit's records both have no handle (0): a release
+  // of one family that holds nothing is no release of the other.
+  ledger.acquire(api("aclInit"), 0, 0, Space::None, nullptr);
+  release("aclfvRelease", 0, false);
+  ErrorEvent error = lastError();
+  EXPECT_EQ(error.kind, ErrorKind::IllegalRelease);
+  EXPECT_FALSE(error.hasAcquired);
+  EXPECT_TRUE(live(Level::Cann, api("aclInit"), 0));
+  ledger.acquire(api("aclprofInit"), 0, 0, Space::None, nullptr);
+  uint64_t before = ledger.errorCount();
+  release("aclprofFinalize", 0, true);
+  EXPECT_EQ(ledger.errorCount(), before);
+  release("aclprofFinalize", 0, true);
+  EXPECT_EQ(lastError().kind, ErrorKind::DoubleRelease);
+  EXPECT_TRUE(live(Level::Cann, api("aclInit"), 0));
 }
 
 TEST_F(LedgerTest, HandleNamespacesKeepFamiliesApart) {
