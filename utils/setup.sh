@@ -17,6 +17,9 @@ packages=(
   # utils/aclnn_examples.py's reference results (Debian's /usr/bin/python3).
   python3-numpy
   libgtest-dev libgmock-dev libbenchmark-dev
+  # Multi-process jobs: lit-tests/examples/hccl-mpirun.test starts ranks with
+  # OpenMPI's mpirun.
+  openmpi-bin
   # The peers utils/benchmarks/peers.py measures msledger against.
   valgrind heaptrack libclang-rt-19-dev
 )
