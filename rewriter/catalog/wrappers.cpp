@@ -129,8 +129,9 @@ std::string successCondition(const Function &f, const std::string &result) {
     return result + " != 0";
   case SuccessRule::Always:
     return "1";
-  case SuccessRule::Differs:
-    return result + " != " + std::to_string(f.successValue);
+  case SuccessRule::Differs: // in the result's type: -1 of an unsigned id
+    return result + " != (" + f.returnType + ")(" +
+           std::to_string(f.successValue) + ")";
   }
   return "0";
 }
@@ -303,6 +304,10 @@ static inline int msledger_api_registered_(const msledger_api_description *descr
 namespace msledger_track_ {
 template <class T> inline uint64_t bits(T *pointer) { return (uint64_t)(uintptr_t)pointer; }
 template <class T> inline uint64_t bits(T value) { return (uint64_t)value; }
+/* The catalog's value `expected` as a result of `like`'s type has it: -1 for
+ * an unsigned 32-bit id is 0xFFFFFFFF, as the C comparison makes it. */
+template <class T> inline uint64_t sameBits(T *, long long expected) { return (uint64_t)expected; }
+template <class T> inline uint64_t sameBits(T, long long expected) { return bits((T)expected); }
 
 /* The I-th of a parameter pack. */
 template <int I> struct At {
@@ -331,9 +336,9 @@ template <class R> struct Result {
   R value;
   template <class F, class... A> void call(F function, A &...args) { value = function(args...); }
   bool succeeded(int rule, long long expected) const {
-    return rule == 0   ? bits(value) == (uint64_t)expected
+    return rule == 0   ? bits(value) == sameBits(value, expected)
            : rule == 1 ? bits(value) != 0
-           : rule == 3 ? bits(value) != (uint64_t)expected
+           : rule == 3 ? bits(value) != sameBits(value, expected)
                        : true;
   }
   uint64_t handle() const { return bits(value); }

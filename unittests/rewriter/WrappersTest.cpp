@@ -134,9 +134,9 @@ TEST(Wrappers, TheSharedExpressionsOfATrackedCall) {
   EXPECT_FALSE(nullIsNoRelease(catalog, free));
   EXPECT_TRUE(nullIsNoRelease(catalog, function(catalog, "aclDestroyTensor")));
   // An id whose failure is one value: hi_mpi_vb_create_pool's
-  // HI_VB_INVALID_POOLID.
+  // HI_VB_INVALID_POOLID, -1 (as the unsigned id type has it).
   EXPECT_EQ(successCondition(function(catalog, "hi_mpi_vb_create_pool"), "r"),
-            "r != 4294967295");
+            "r != (hi_vb_pool)(-1)");
   // The driver's allocation: its space is decoded from its flag, by the
   // ledger (msledger_driver_space), for the interposer and track.h alike.
   const Function &hal = function(catalog, "halMemAlloc");

@@ -31,9 +31,11 @@
 //===----------------------------------------------------------------------===//
 #include "runtime.h"
 
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <set>
+#include <type_traits>
 #include <vector>
 
 using namespace mssim;
@@ -265,9 +267,15 @@ aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode *mode) {
   const char *api = "aclmdlRICaptureThreadExchangeMode";
   if (!mode)
     return fail(ACL_ERROR_INVALID_PARAM, api, "mode is null");
-  if (!validMode(*mode))
+  // Read as its underlying integer: what the caller stored may be no
+  // enumerator, and loading that as the enumeration is undefined.
+  std::underlying_type_t<aclmdlRICaptureMode> raw;
+  std::memcpy(&raw, mode, sizeof raw);
+  if (raw != ACL_MODEL_RI_CAPTURE_MODE_GLOBAL &&
+      raw != ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL &&
+      raw != ACL_MODEL_RI_CAPTURE_MODE_RELAXED)
     return fail(ACL_ERROR_RT_PARAM_INVALID, api,
-                "capture mode " + std::to_string(*mode) + " is not one");
+                "capture mode " + std::to_string(raw) + " is not one");
   std::swap(ThreadMode, *mode);
   return ACL_SUCCESS;
 }
