@@ -119,6 +119,31 @@ bool Journal::reserveThrough(uint64_t blocks, bool writer) {
   return true;
 }
 
+/// Gives the journal being made (`fd`) the name `path`: links the unnamed
+/// file there, or, where `path` exists (or the file has a name already,
+/// `making`), renames a name of its own over it.
+static bool nameJournal(int fd, bool unnamed, const std::string &making,
+                        const std::string &path) {
+  if (unnamed) {
+    std::string self = "/proc/self/fd/" + std::to_string(fd);
+    if (linkat(AT_FDCWD, self.c_str(), AT_FDCWD, path.c_str(),
+               AT_SYMLINK_FOLLOW) == 0)
+      return true;
+    if (errno != EEXIST)
+      return false;
+    unlink(making.c_str()); // a stale one of this pid's, killed
+    if (linkat(AT_FDCWD, self.c_str(), AT_FDCWD, making.c_str(),
+               AT_SYMLINK_FOLLOW) != 0)
+      return false;
+  }
+  if (rename(making.c_str(), path.c_str()) == 0)
+    return true;
+  int failed = errno;
+  unlink(making.c_str());
+  errno = failed;
+  return false;
+}
+
 bool Journal::open(const std::string &path, uint64_t bytes,
                    uint64_t startUnixMs, uint32_t ledgerFlags,
                    std::string *error) {
@@ -138,42 +163,56 @@ bool Journal::open(const std::string &path, uint64_t bytes,
              ", not a regular file";
     return false;
   }
-  int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  bool created = fd >= 0;
-  if (!created && errno == EEXIST)
-    fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    *error = fd < 0
-                 ? "cannot create the journal " + path + ": " + strerror(errno)
-                 : "the journal " + path + " is not a regular file";
-    if (fd >= 0)
-      close(fd);
-    return false;
-  }
-  // The journal of a process still running is its own: never truncated
+  // The journal of a process still running is its own: never replaced
   // under it (it has the file mapped).
-  JournalHeader previous{};
-  if (!created &&
-      pread(fd, &previous, sizeof previous, 0) ==
-          static_cast<ssize_t>(sizeof previous) &&
-      memcmp(previous.magic, "MSLJRNL1", 8) == 0 && !previous.exited &&
-      previous.pid != static_cast<uint32_t>(getpid()) &&
-      (kill(static_cast<pid_t>(previous.pid), 0) == 0 || errno == EPERM)) {
-    *error = "the journal " + path + " is pid " + std::to_string(previous.pid) +
-             "'s, still running: give each process its own (%p in the path)";
-    close(fd);
+  int existing = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (existing >= 0) {
+    JournalHeader previous{};
+    bool running =
+        fstat(existing, &st) == 0 && S_ISREG(st.st_mode) &&
+        pread(existing, &previous, sizeof previous, 0) ==
+            static_cast<ssize_t>(sizeof previous) &&
+        memcmp(previous.magic, "MSLJRNL1", 8) == 0 && !previous.exited &&
+        previous.pid != static_cast<uint32_t>(getpid()) &&
+        (kill(static_cast<pid_t>(previous.pid), 0) == 0 || errno == EPERM);
+    close(existing);
+    if (running) {
+      *error = "the journal " + path + " is pid " +
+               std::to_string(previous.pid) +
+               "'s, still running: give each process its own (%p in the path)";
+      return false;
+    }
+  }
+  // The journal is made whole before it has PATH: an unnamed file in PATH's
+  // folder (O_TMPFILE), linked in once its header is written -- so a kill at
+  // any moment leaves no journal, the previous one, or one msledger report
+  // reads, never a file of zeros. Where PATH exists it is replaced by a
+  // rename from a name of its own beside it (PATH.making.PID), as on a
+  // filesystem without O_TMPFILE, where that name holds the file as it is
+  // made. Every failure removes what it made.
+  std::string folder = path.substr(0, path.find_last_of('/') + 1);
+  std::string making = path + ".making." + std::to_string(getpid());
+  int fd = ::open(folder.empty() ? "." : folder.c_str(),
+                  O_RDWR | O_TMPFILE | O_CLOEXEC, 0644);
+  bool unnamed = fd >= 0;
+  if (!unnamed)
+    fd = ::open(making.c_str(),
+                O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+  if (fd < 0) {
+    *error = "cannot create the journal " + path + ": " + strerror(errno);
     return false;
   }
-  // Every failure from here on removes the file if it created it: no empty
-  // or half-made journal is left for msledger report to misread.
+  void *memory = MAP_FAILED;
   auto failWith = [&](const std::string &message) {
     *error = message;
+    if (memory != MAP_FAILED)
+      munmap(memory, size);
     close(fd);
-    if (created)
-      unlink(path.c_str());
+    if (!unnamed)
+      unlink(making.c_str());
     return false;
   };
-  if (ftruncate(fd, 0) != 0 || ftruncate(fd, static_cast<off_t>(size)) != 0)
+  if (ftruncate(fd, static_cast<off_t>(size)) != 0)
     return failWith("cannot size the journal " + path + ": " + strerror(errno));
   // The header and the first blocks are reserved now, the rest as the
   // journal fills (reserveThrough): a page of a sparse file the filesystem
@@ -184,13 +223,9 @@ bool Journal::open(const std::string &path, uint64_t bytes,
   if (int failed = posix_fallocate(fd, 0, static_cast<off_t>(firstBytes)))
     return failWith("cannot reserve " + std::to_string(firstBytes >> 20) +
                     " MiB for the journal " + path + ": " + strerror(failed));
-  void *memory = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  memory = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
   if (memory == MAP_FAILED)
     return failWith("cannot map the journal " + path + ": " + strerror(errno));
-  Fd = fd; // kept, to reserve more as the journal fills
-  Path = path;
-  Reserved.store(first);
-  MappedBytes = size;
   auto *header = static_cast<JournalHeader *>(memory);
   memcpy(header->magic, "MSLJRNL1", 8);
   header->version = kJournalVersion;
@@ -202,6 +237,15 @@ bool Journal::open(const std::string &path, uint64_t bytes,
   header->catalogHash = journalCatalogHash();
   header->dataOffset = kJournalDataOffset;
   header->ledgerFlags = ledgerFlags;
+  // Whole now (its pages are the file's, whatever happens to this process):
+  // it takes PATH's place.
+  if (!nameJournal(fd, unnamed, making, path))
+    return failWith("cannot create the journal " + path + ": " +
+                    strerror(errno));
+  Fd = fd; // kept, to reserve more as the journal fills
+  Path = path;
+  Reserved.store(first);
+  MappedBytes = size;
   Units = reinterpret_cast<JournalUnit *>(static_cast<char *>(memory) +
                                           kJournalDataOffset);
   Blocks = blocks;
