@@ -282,9 +282,10 @@ ContextObject *currentContext() {
   return rt.current();
 }
 
+/// Sets one member of a live allocator description to a non-null `value`.
+template <typename Member>
 aclError setDescField(const char *api, aclrtAllocatorDesc desc,
-                      const void *value,
-                      void (*set)(AllocatorDescObject *, const void *)) {
+                      Member AllocatorDescObject::*member, Member value) {
   if (!desc || !value)
     return fail(ACL_ERROR_INVALID_PARAM, api,
                 "allocatorDesc and the value must not be null");
@@ -294,7 +295,7 @@ aclError setDescField(const char *api, aclrtAllocatorDesc desc,
   if (!lc.AllocatorDescs.count(object))
     return fail(ACL_ERROR_INVALID_PARAM, api,
                 hexAddress(desc) + " does not exist or was already destroyed");
-  set(object, value);
+  object->*member = value;
   return ACL_SUCCESS;
 }
 
@@ -740,52 +741,32 @@ aclrtAllocatorDestroyDesc(aclrtAllocatorDesc allocatorDesc) {
 
 ACL_FUNC_VISIBILITY aclError aclrtAllocatorSetObjToDesc(
     aclrtAllocatorDesc allocatorDesc, aclrtAllocator allocator) {
-  return setDescField("aclrtAllocatorSetObjToDesc", allocatorDesc, allocator,
-                      [](AllocatorDescObject *desc, const void *value) {
-                        desc->object = const_cast<void *>(value);
-                      });
+  return setDescField("aclrtAllocatorSetObjToDesc", allocatorDesc,
+                      &AllocatorDescObject::object, allocator);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtAllocatorSetAllocFuncToDesc(
     aclrtAllocatorDesc allocatorDesc, aclrtAllocatorAllocFunc func) {
   return setDescField("aclrtAllocatorSetAllocFuncToDesc", allocatorDesc,
-                      reinterpret_cast<const void *>(func),
-                      [](AllocatorDescObject *desc, const void *value) {
-                        desc->alloc = reinterpret_cast<aclrtAllocatorAllocFunc>(
-                            const_cast<void *>(value));
-                      });
+                      &AllocatorDescObject::alloc, func);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtAllocatorSetFreeFuncToDesc(
     aclrtAllocatorDesc allocatorDesc, aclrtAllocatorFreeFunc func) {
   return setDescField("aclrtAllocatorSetFreeFuncToDesc", allocatorDesc,
-                      reinterpret_cast<const void *>(func),
-                      [](AllocatorDescObject *desc, const void *value) {
-                        desc->free = reinterpret_cast<aclrtAllocatorFreeFunc>(
-                            const_cast<void *>(value));
-                      });
+                      &AllocatorDescObject::free, func);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtAllocatorSetAllocAdviseFuncToDesc(
     aclrtAllocatorDesc allocatorDesc, aclrtAllocatorAllocAdviseFunc func) {
   return setDescField("aclrtAllocatorSetAllocAdviseFuncToDesc", allocatorDesc,
-                      reinterpret_cast<const void *>(func),
-                      [](AllocatorDescObject *desc, const void *value) {
-                        desc->advise =
-                            reinterpret_cast<aclrtAllocatorAllocAdviseFunc>(
-                                const_cast<void *>(value));
-                      });
+                      &AllocatorDescObject::advise, func);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtAllocatorSetGetAddrFromBlockFuncToDesc(
     aclrtAllocatorDesc allocatorDesc, aclrtAllocatorGetAddrFromBlockFunc func) {
-  return setDescField(
-      "aclrtAllocatorSetGetAddrFromBlockFuncToDesc", allocatorDesc,
-      reinterpret_cast<const void *>(func),
-      [](AllocatorDescObject *desc, const void *value) {
-        desc->address = reinterpret_cast<aclrtAllocatorGetAddrFromBlockFunc>(
-            const_cast<void *>(value));
-      });
+  return setDescField("aclrtAllocatorSetGetAddrFromBlockFuncToDesc",
+                      allocatorDesc, &AllocatorDescObject::address, func);
 }
 
 ACL_FUNC_VISIBILITY aclError

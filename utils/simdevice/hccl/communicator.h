@@ -47,6 +47,11 @@ struct Communicator {
 /// The live communicator `handle` names, or null.
 std::shared_ptr<Communicator> lookup(HcclComm handle);
 
+/// The live communicator `comm` names in *state, or HCCL_E_PARA recorded for
+/// `api` (an unknown or destroyed handle).
+HcclResult resolve(const char *api, HcclComm comm,
+                   std::shared_ptr<Communicator> *state);
+
 /// Records `message` for aclGetRecentErrMsg, as the real library reports
 /// its input errors (EI0003 ...), and passes `code` through.
 HcclResult fail(HcclResult code, const char *api, const std::string &message);

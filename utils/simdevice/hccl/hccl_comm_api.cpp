@@ -403,10 +403,9 @@ HcclResult createSubComm(const char *api, HcclComm *comm, uint32_t rankNum,
     return HCCL_E_RUNTIME;
   if (!comm || !*comm || !subComm || !config)
     return fail(HCCL_E_PTR, api, "comm, *comm, config or subComm is null");
-  std::shared_ptr<Communicator> parent = lookup(*comm);
-  if (!parent)
-    return fail(HCCL_E_PARA, api,
-                "the communicator does not exist or was destroyed");
+  std::shared_ptr<Communicator> parent;
+  if (HcclResult result = resolve(api, *comm, &parent))
+    return result;
   // A rank outside every sub-communicator says so with these two.
   if (!rankIds && subCommId == 0xFFFFFFFFULL) {
     *subComm = nullptr;
@@ -449,6 +448,15 @@ std::shared_ptr<Communicator> lookup(HcclComm handle) {
   std::lock_guard<std::mutex> lock(registry().Mutex);
   auto found = registry().Live.find(handle);
   return found == registry().Live.end() ? nullptr : found->second;
+}
+
+HcclResult resolve(const char *api, HcclComm comm,
+                   std::shared_ptr<Communicator> *state) {
+  *state = lookup(comm);
+  if (!*state)
+    return fail(HCCL_E_PARA, api,
+                "the communicator does not exist or was destroyed");
+  return HCCL_SUCCESS;
 }
 
 HcclResult fail(HcclResult code, const char *api, const std::string &message) {
@@ -586,10 +594,9 @@ HcclGetRankSize(HcclComm comm, uint32_t *rankSize) {
   const char *api = "HcclGetRankSize";
   if (!comm || !rankSize)
     return fail(HCCL_E_PTR, api, "comm or rankSize is null");
-  std::shared_ptr<Communicator> state = lookup(comm);
-  if (!state)
-    return fail(HCCL_E_PARA, api,
-                "the communicator does not exist or was destroyed");
+  std::shared_ptr<Communicator> state;
+  if (HcclResult result = resolve(api, comm, &state))
+    return result;
   *rankSize = state->Ranks;
   return HCCL_SUCCESS;
 }
@@ -599,10 +606,9 @@ HcclGetRankId(HcclComm comm, uint32_t *rank) {
   const char *api = "HcclGetRankId";
   if (!comm || !rank)
     return fail(HCCL_E_PTR, api, "comm or rank is null");
-  std::shared_ptr<Communicator> state = lookup(comm);
-  if (!state)
-    return fail(HCCL_E_PARA, api,
-                "the communicator does not exist or was destroyed");
+  std::shared_ptr<Communicator> state;
+  if (HcclResult result = resolve(api, comm, &state))
+    return result;
   *rank = state->Rank;
   return HCCL_SUCCESS;
 }
@@ -612,10 +618,9 @@ HcclGetCommName(HcclComm comm, char *commName) {
   const char *api = "HcclGetCommName";
   if (!comm || !commName)
     return fail(HCCL_E_PTR, api, "comm or commName is null");
-  std::shared_ptr<Communicator> state = lookup(comm);
-  if (!state)
-    return fail(HCCL_E_PARA, api,
-                "the communicator does not exist or was destroyed");
+  std::shared_ptr<Communicator> state;
+  if (HcclResult result = resolve(api, comm, &state))
+    return result;
   size_t length =
       std::min<size_t>(state->Name.size(), COMM_NAME_MAX_LENGTH - 1);
   std::memcpy(commName, state->Name.data(), length);
@@ -643,10 +648,9 @@ HcclGetCommAsyncError(HcclComm comm, HcclResult *asyncError) {
   const char *api = "HcclGetCommAsyncError";
   if (!comm || !asyncError)
     return fail(HCCL_E_PTR, api, "comm or asyncError is null");
-  std::shared_ptr<Communicator> state = lookup(comm);
-  if (!state)
-    return fail(HCCL_E_PARA, api,
-                "the communicator does not exist or was destroyed");
+  std::shared_ptr<Communicator> state;
+  if (HcclResult result = resolve(api, comm, &state))
+    return result;
   *asyncError = static_cast<HcclResult>(state->AsyncError.load());
   return HCCL_SUCCESS;
 }

@@ -55,17 +55,6 @@ int unreadable(Communicator &state) {
   return ACL_ERROR_RT_PARAM_INVALID;
 }
 
-/// The live communicator, or an error: null arguments first (in the order
-/// given), then the handle.
-HcclResult resolve(const char *api, HcclComm comm,
-                   std::shared_ptr<Communicator> *state) {
-  *state = lookup(comm);
-  if (!*state)
-    return fail(HCCL_E_PARA, api,
-                "the communicator does not exist or was destroyed");
-  return HCCL_SUCCESS;
-}
-
 HcclResult checkCount(const char *api, uint64_t count) {
   if (count > kMaxCount)
     return fail(HCCL_E_PARA, api,
@@ -207,6 +196,26 @@ int reduceScatter(Communicator &state, const void *send, void *recv,
   return writeDevice(recv, output) ? 0 : unreadable(state);
 }
 
+/// HcclAllReduce's, HcclAllGather's and HcclReduceScatter's checks after a
+/// count of 0, in the real order: `reduces` and `op` as checkTypes takes
+/// them.
+HcclResult checkCollective(const char *api, void *sendBuf, void *recvBuf,
+                           uint64_t count, HcclDataType dataType, bool reduces,
+                           HcclReduceOp op, HcclComm comm, aclrtStream stream,
+                           std::shared_ptr<Communicator> *state) {
+  if (!stream || !comm || !sendBuf || !recvBuf)
+    return fail(HCCL_E_PTR, api, "stream, comm, sendBuf or recvBuf is null");
+  if (HcclResult result = resolve(api, comm, state))
+    return result;
+  if (HcclResult result = checkCount(api, count))
+    return result;
+  if (HcclResult result = checkTypes(api, dataType, reduces, op))
+    return result;
+  if (HcclResult result = checkDeviceMemory(api, sendBuf, "sendBuf"))
+    return result;
+  return checkDeviceMemory(api, recvBuf, "recvBuf");
+}
+
 /// HcclSend's and HcclRecv's checks after a count of 0, in the real order:
 /// `peer` is the other rank (destRank, srcRank), `buffer` this rank's.
 HcclResult checkPointToPoint(const char *api, void *buffer,
@@ -249,18 +258,10 @@ HcclAllReduce(void *sendBuf, void *recvBuf, uint64_t count,
   const char *api = "HcclAllReduce";
   if (count == 0)
     return HCCL_SUCCESS;
-  if (!stream || !comm || !sendBuf || !recvBuf)
-    return fail(HCCL_E_PTR, api, "stream, comm, sendBuf or recvBuf is null");
   std::shared_ptr<Communicator> state;
-  if (HcclResult result = resolve(api, comm, &state))
-    return result;
-  if (HcclResult result = checkCount(api, count))
-    return result;
-  if (HcclResult result = checkTypes(api, dataType, true, op))
-    return result;
-  if (HcclResult result = checkDeviceMemory(api, sendBuf, "sendBuf"))
-    return result;
-  if (HcclResult result = checkDeviceMemory(api, recvBuf, "recvBuf"))
+  if (HcclResult result =
+          checkCollective(api, sendBuf, recvBuf, count, dataType, true, op,
+                          comm, stream, &state))
     return result;
   return enqueue(api, stream, [state, sendBuf, recvBuf, count, dataType, op] {
     return allReduce(*state, sendBuf, recvBuf, count, dataType, op);
@@ -300,19 +301,10 @@ HcclAllGather(void *sendBuf, void *recvBuf, uint64_t sendCount,
   const char *api = "HcclAllGather";
   if (sendCount == 0)
     return HCCL_SUCCESS;
-  if (!stream || !comm || !sendBuf || !recvBuf)
-    return fail(HCCL_E_PTR, api, "stream, comm, sendBuf or recvBuf is null");
   std::shared_ptr<Communicator> state;
-  if (HcclResult result = resolve(api, comm, &state))
-    return result;
-  if (HcclResult result = checkCount(api, sendCount))
-    return result;
   if (HcclResult result =
-          checkTypes(api, dataType, false, HCCL_REDUCE_RESERVED))
-    return result;
-  if (HcclResult result = checkDeviceMemory(api, sendBuf, "sendBuf"))
-    return result;
-  if (HcclResult result = checkDeviceMemory(api, recvBuf, "recvBuf"))
+          checkCollective(api, sendBuf, recvBuf, sendCount, dataType, false,
+                          HCCL_REDUCE_RESERVED, comm, stream, &state))
     return result;
   return enqueue(api, stream, [state, sendBuf, recvBuf, sendCount, dataType] {
     return allGather(*state, sendBuf, recvBuf, sendCount, dataType);
@@ -326,18 +318,10 @@ HcclReduceScatter(void *sendBuf, void *recvBuf, uint64_t recvCount,
   const char *api = "HcclReduceScatter";
   if (recvCount == 0)
     return HCCL_SUCCESS;
-  if (!stream || !comm || !sendBuf || !recvBuf)
-    return fail(HCCL_E_PTR, api, "stream, comm, sendBuf or recvBuf is null");
   std::shared_ptr<Communicator> state;
-  if (HcclResult result = resolve(api, comm, &state))
-    return result;
-  if (HcclResult result = checkCount(api, recvCount))
-    return result;
-  if (HcclResult result = checkTypes(api, dataType, true, op))
-    return result;
-  if (HcclResult result = checkDeviceMemory(api, sendBuf, "sendBuf"))
-    return result;
-  if (HcclResult result = checkDeviceMemory(api, recvBuf, "recvBuf"))
+  if (HcclResult result =
+          checkCollective(api, sendBuf, recvBuf, recvCount, dataType, true, op,
+                          comm, stream, &state))
     return result;
   return enqueue(
       api, stream, [state, sendBuf, recvBuf, recvCount, dataType, op] {
