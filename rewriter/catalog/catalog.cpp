@@ -375,14 +375,21 @@ public:
       if (function.returnType == "void")
         return fail(what +
                     ": a void function cannot succeed by its return value");
-    } else if (const json::value *differs = success->if_contains("differs")) {
-      if (!differs->is_int64())
-        return fail(what + ": success \"differs\" must be an integer");
-      function.success = SuccessRule::Differs;
-      function.successValue = differs->as_int64();
+    } else if (const char *field = success->contains("differs")    ? "differs"
+                                   : success->contains("at_least") ? "at_least"
+                                                                   : nullptr) {
+      // A result compared with a number: success "differs" from it, or is
+      // "at_least" it.
+      const json::value &value = success->at(field);
+      if (!value.is_int64())
+        return fail(what + ": success \"" + field + "\" must be an integer");
+      function.success = std::string(field) == "differs" ? SuccessRule::Differs
+                                                         : SuccessRule::AtLeast;
+      function.successValue = value.as_int64();
       if (function.returnType == "void" ||
           isPointerOrHandleType(function.returnType))
-        return fail(what + ": success \"differs\" needs a number return type");
+        return fail(what + ": success \"" + field +
+                    "\" needs a number return type");
     } else if (const json::value *nonNull = success->if_contains("nonnull")) {
       function.success = SuccessRule::NonNull;
       if (!nonNull->is_bool() || !nonNull->as_bool())
@@ -397,7 +404,8 @@ public:
                            "\"nonnull\")");
     } else {
       return fail(what + ": success must be {\"equals\": N}, {\"differs\": "
-                         "N}, {\"nonnull\": true} or {\"always\": true}");
+                         "N}, {\"at_least\": N}, {\"nonnull\": true} or "
+                         "{\"always\": true}");
     }
 
     if (const json::value *spaceValue = object->if_contains("space"))

@@ -38,8 +38,10 @@ enum class Kind { Memory, Resource };
 enum class Role { Alloc, Free, Acquire, Release, Access, Retain, Consume };
 enum class HandleFrom { Out, Param, Return, None };
 /// Differs: success is any result but successValue (hi_mpi_vb_create_pool's
-/// pool id, whose failure is HI_VB_INVALID_POOLID).
-enum class SuccessRule { Equals, NonNull, Always, Differs };
+/// pool id, whose failure is HI_VB_INVALID_POOLID). AtLeast: any result not
+/// below successValue (hi_mpi_vdec_get_fd's descriptor, whose failures are
+/// negative error codes).
+enum class SuccessRule { Equals, NonNull, Always, Differs, AtLeast };
 
 inline bool isAcquiring(Role role) {
   return role == Role::Alloc || role == Role::Acquire;

@@ -132,6 +132,8 @@ std::string successCondition(const Function &f, const std::string &result) {
   case SuccessRule::Differs: // in the result's type: -1 of an unsigned id
     return result + " != (" + f.returnType + ")(" +
            std::to_string(f.successValue) + ")";
+  case SuccessRule::AtLeast:
+    return "(long long)(" + result + ") >= " + std::to_string(f.successValue);
   }
   return "0";
 }
@@ -330,8 +332,12 @@ struct NoArg {
 template <> struct Arg<-1, false> : NoArg {};
 template <> struct Arg<-1, true> : NoArg {};
 
+/* Whether a number result is not below `least` (never for a pointer). */
+template <class T> inline bool notBelow(T *, long long) { return false; }
+template <class T> inline bool notBelow(T value, long long least) { return (long long)value >= least; }
+
 /* A call's result, void included. Rule: 0 equals Expected, 1 non-null, 2 always,
- * 3 differs from Expected. */
+ * 3 differs from Expected, 4 at least Expected. */
 template <class R> struct Result {
   R value;
   template <class F, class... A> void call(F function, A &...args) { value = function(args...); }
@@ -339,6 +345,7 @@ template <class R> struct Result {
     return rule == 0   ? bits(value) == sameBits(value, expected)
            : rule == 1 ? bits(value) != 0
            : rule == 3 ? bits(value) != sameBits(value, expected)
+           : rule == 4 ? notBelow(value, expected)
                        : true;
   }
   uint64_t handle() const { return bits(value); }
@@ -560,6 +567,7 @@ std::string cxxWrapper(const Catalog &catalog, const Function &f,
   int rule = f.success == SuccessRule::Equals    ? 0
              : f.success == SuccessRule::NonNull ? 1
              : f.success == SuccessRule::Differs ? 3
+             : f.success == SuccessRule::AtLeast ? 4
                                                  : 2;
   out << "(msledger_track_::Api<decltype(&" << f.name << "), &" << f.name
       << ", " << index << ", "

@@ -139,6 +139,9 @@ std::string unsupported(const Function &f) {
   if (f.success == SuccessRule::Differs) // the function's own failure value
     return " static_cast<" + f.returnType + ">(" +
            std::to_string(f.successValue) + ")";
+  if (f.success == SuccessRule::AtLeast) // below the least success
+    return " static_cast<" + f.returnType + ">(" +
+           std::to_string(f.successValue - 1) + ")";
   if (f.returnType == "aclError")
     return " ACL_ERROR_API_NOT_SUPPORT";
   if (f.returnType == "drvError_t")

@@ -351,6 +351,15 @@ TEST(Catalog, SuccessMayBeAnyResultButAFailureValue) {
   EXPECT_EQ(create->successValue, 4294967295LL);
   EXPECT_TRUE(mentions(parseError(pool(R"json({"differs": "none"})json")),
                        "success \"differs\" must be an integer"));
+  // hi_mpi_venc_get_fd's descriptor, or a negative error code.
+  catalog = Catalog::parse(pool(R"json({"at_least": 0})json"), "test.json",
+                           &error);
+  ASSERT_TRUE(catalog) << error;
+  create = catalog->findFunction("hi_mpi_vb_create_pool");
+  EXPECT_EQ(create->success, SuccessRule::AtLeast);
+  EXPECT_EQ(create->successValue, 0);
+  EXPECT_TRUE(mentions(parseError(pool(R"json({"at_least": 0.5})json")),
+                       "success \"at_least\" must be an integer"));
   // A pointer, or a handle type that is one by typedef, returns NULL on
   // failure: "nonnull", never "differs".
   EXPECT_TRUE(mentions(
@@ -359,6 +368,12 @@ TEST(Catalog, SuccessMayBeAnyResultButAFailureValue) {
                   "role": "acquire", "family": "stream", "handle": {"from": "return"},
                   "success": {"differs": 0}})json")),
       "success \"differs\" needs a number return type"));
+  EXPECT_TRUE(mentions(
+      parseError(withRelease(
+          R"json({"signature": "aclrtBinary aclrtCreateBinary(const void *data, size_t dataLen)",
+                  "role": "acquire", "family": "stream", "handle": {"from": "return"},
+                  "success": {"at_least": 0}})json")),
+      "success \"at_least\" needs a number return type"));
   EXPECT_TRUE(Catalog::parse(
       R"json({"version": 1, "families": [{"name": "binary", "level": "cann",
           "kind": "resource", "display": "binary"}], "functions": [

@@ -137,6 +137,9 @@ TEST(Wrappers, TheSharedExpressionsOfATrackedCall) {
   // HI_VB_INVALID_POOLID, -1 (as the unsigned id type has it).
   EXPECT_EQ(successCondition(function(catalog, "hi_mpi_vb_create_pool"), "r"),
             "r != (hi_vb_pool)(-1)");
+  // A descriptor, whose failures are negative error codes.
+  EXPECT_EQ(successCondition(function(catalog, "hi_mpi_venc_get_fd"), "r"),
+            "(long long)(r) >= 0");
   // The driver's allocation: its space is decoded from its flag, by the
   // ledger (msledger_driver_space), for the interposer and track.h alike.
   const Function &hal = function(catalog, "halMemAlloc");

@@ -7,6 +7,7 @@
 
 #include <cstring>
 #include <fcntl.h>
+#include <poll.h>
 #include <vector>
 
 namespace {
@@ -37,6 +38,27 @@ hi_u8 lumaAt(const hi_vpc_pic_info &info, hi_u32 x, hi_u32 y) {
                   y * info.picture_width_stride + x,
               1, ACL_MEMCPY_DEVICE_TO_HOST);
   return value;
+}
+
+/// The attributes of a JPEG encoder channel of 64 x 64 pictures.
+hi_venc_chn_attr jpegEncoder64() {
+  hi_venc_chn_attr attr;
+  memset(&attr, 0, sizeof attr);
+  attr.venc_attr.type = HI_PT_JPEG;
+  attr.venc_attr.max_pic_width = attr.venc_attr.pic_width = 64;
+  attr.venc_attr.max_pic_height = attr.venc_attr.pic_height = 64;
+  return attr;
+}
+
+/// A 64 x 64 YUV420SP frame in DVPP memory (none if it cannot have it).
+hi_video_frame_info frame64() {
+  hi_video_frame_info frame;
+  memset(&frame, 0, sizeof frame);
+  frame.v_frame.width = frame.v_frame.height = 64;
+  frame.v_frame.pixel_format = HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420;
+  EXPECT_EQ(hi_mpi_dvpp_malloc(0, &frame.v_frame.virt_addr[0], 64 * 96),
+            HI_SUCCESS);
+  return frame;
 }
 
 } // namespace
@@ -213,19 +235,11 @@ TEST_F(AclDvppMpi, PngDecodingAndJpegEncoding) {
   hi_mpi_dvpp_free(out.picture_address);
 
   // JPEG encoding of a 64 x 64 frame through a VENC channel.
-  hi_venc_chn_attr attr;
-  memset(&attr, 0, sizeof attr);
-  attr.venc_attr.type = HI_PT_JPEG;
-  attr.venc_attr.max_pic_width = attr.venc_attr.pic_width = 64;
-  attr.venc_attr.max_pic_height = attr.venc_attr.pic_height = 64;
+  hi_venc_chn_attr attr = jpegEncoder64();
   ASSERT_EQ(hi_mpi_venc_create_chn(4, &attr), HI_SUCCESS);
   EXPECT_GT(deviceBytesInUse(), before) << "the channel and its stream buffer";
-  hi_video_frame_info frame;
-  memset(&frame, 0, sizeof frame);
-  frame.v_frame.width = frame.v_frame.height = 64;
-  frame.v_frame.pixel_format = HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420;
-  ASSERT_EQ(hi_mpi_dvpp_malloc(0, &frame.v_frame.virt_addr[0], 64 * 96),
-            HI_SUCCESS);
+  hi_video_frame_info frame = frame64();
+  ASSERT_NE(frame.v_frame.virt_addr[0], nullptr);
   EXPECT_EQ(hi_mpi_venc_send_frame(4, &frame, -1),
             static_cast<hi_s32>(HI_ERR_VENC_NOT_PERM))
       << "not started";
@@ -284,6 +298,59 @@ TEST_F(AclDvppMpi, EpollInstancesAreOpenFilesUntilClosed) {
   EXPECT_EQ(hi_mpi_sys_close_epoll(0),
             static_cast<hi_s32>(HI_ERR_SYS_ILLEGAL_PARAM))
       << "not an epoll instance of the media system";
+  EXPECT_EQ(hi_mpi_sys_exit(), HI_SUCCESS);
+}
+
+/// Whether descriptor `fd` is readable now.
+static bool readable(int fd) {
+  pollfd watched = {fd, POLLIN, 0};
+  return poll(&watched, 1, 0) == 1 && (watched.revents & POLLIN);
+}
+
+TEST_F(AclDvppMpi, ChannelDescriptorsAreReadableWhileOutputWaits) {
+  ASSERT_EQ(hi_mpi_sys_init(), HI_SUCCESS);
+  EXPECT_EQ(hi_mpi_venc_get_fd(5), static_cast<hi_s32>(HI_ERR_VENC_UNEXIST))
+      << "no channel 5";
+  EXPECT_EQ(hi_mpi_venc_get_fd(-1),
+            static_cast<hi_s32>(HI_ERR_VENC_INVALID_CHN_ID));
+  hi_venc_chn_attr attr = jpegEncoder64();
+  ASSERT_EQ(hi_mpi_venc_create_chn(5, &attr), HI_SUCCESS);
+  hi_s32 fd = hi_mpi_venc_get_fd(5);
+  ASSERT_GE(fd, 0);
+  EXPECT_EQ(hi_mpi_venc_get_fd(5), fd) << "the same until closed";
+  EXPECT_FALSE(readable(fd)) << "nothing encoded yet";
+
+  hi_video_frame_info frame = frame64();
+  ASSERT_NE(frame.v_frame.virt_addr[0], nullptr);
+  hi_venc_start_param start = {-1};
+  ASSERT_EQ(hi_mpi_venc_start_chn(5, &start), HI_SUCCESS);
+  ASSERT_EQ(hi_mpi_venc_send_frame(5, &frame, -1), HI_SUCCESS);
+  ASSERT_EQ(hi_mpi_venc_send_frame(5, &frame, -1), HI_SUCCESS);
+  EXPECT_TRUE(readable(fd)) << "two streams wait";
+  hi_venc_pack pack;
+  hi_venc_stream encoded;
+  memset(&encoded, 0, sizeof encoded);
+  encoded.pack = &pack;
+  encoded.pack_cnt = 1;
+  ASSERT_EQ(hi_mpi_venc_get_stream(5, &encoded, -1), HI_SUCCESS);
+  EXPECT_TRUE(readable(fd)) << "one stream waits";
+  ASSERT_EQ(hi_mpi_venc_release_stream(5, &encoded), HI_SUCCESS);
+  encoded.pack_cnt = 1;
+  ASSERT_EQ(hi_mpi_venc_get_stream(5, &encoded, -1), HI_SUCCESS);
+  EXPECT_FALSE(readable(fd)) << "none waits";
+  ASSERT_EQ(hi_mpi_venc_release_stream(5, &encoded), HI_SUCCESS);
+
+  ASSERT_EQ(hi_mpi_venc_stop_chn(5), HI_SUCCESS);
+  ASSERT_EQ(hi_mpi_venc_destroy_chn(5), HI_SUCCESS);
+  EXPECT_NE(fcntl(fd, F_GETFD), -1)
+      << "destroying the channel leaves its descriptor open";
+  EXPECT_EQ(hi_mpi_venc_close_fd(5), HI_SUCCESS);
+  EXPECT_EQ(fcntl(fd, F_GETFD), -1);
+  EXPECT_EQ(hi_mpi_venc_close_fd(5), static_cast<hi_s32>(HI_ERR_VENC_UNEXIST))
+      << "closed already";
+  EXPECT_EQ(hi_mpi_vdec_close_fd(VDEC_MAX_CHN_NUM),
+            static_cast<hi_s32>(HI_ERR_VDEC_INVALID_CHN_ID));
+  hi_mpi_dvpp_free(frame.v_frame.virt_addr[0]);
   EXPECT_EQ(hi_mpi_sys_exit(), HI_SUCCESS);
 }
 

@@ -19,7 +19,8 @@
 // unit of its own, into its stream buffer or the caller's); a frame or pack
 // handed out must be given back once (hi_mpi_vdec_release_frame,
 // hi_mpi_venc_release_stream), and only one handed out by that channel.
-// Epoll instances (hi_mpi_sys_create_epoll / close_epoll) are the kernel's.
+// Epoll instances (hi_mpi_sys_create_epoll / close_epoll) and channel
+// descriptors (hi_mpi_vdec_get_fd, hi_mpi_venc_get_fd) are the kernel's.
 // The rest of hi_mpi are stand-ins.
 //
 //===----------------------------------------------------------------------===//
@@ -34,6 +35,7 @@
 #include <mutex>
 #include <set>
 #include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <unistd.h>
 #include <vector>
 
@@ -78,6 +80,15 @@ struct EncoderChannel {
   std::multiset<const void *> held;
 };
 
+/// A channel's descriptor (hi_mpi_vdec_get_fd, hi_mpi_venc_get_fd): an
+/// eventfd of the kernel, an open file of the process as the real device
+/// file is, readable while the channel has output waiting.
+struct ChannelFd {
+  int fd = -1;
+  bool readable = false;
+};
+using ChannelFds = std::map<hi_s32, ChannelFd>;
+
 struct MediaSystem {
   std::mutex Mutex;
   int Initialized = 0; // between hi_mpi_sys_init and hi_mpi_sys_exit
@@ -88,6 +99,10 @@ struct MediaSystem {
   std::map<hi_pngd_chn, PngChannel> PngDecoders;
   std::map<hi_venc_chn, EncoderChannel> Encoders;
   std::set<hi_s32> Epolls; // hi_mpi_sys_create_epoll's, not yet closed
+  // By channel id, until hi_mpi_*_close_fd: destroying the channel leaves
+  // its descriptor open (what the real one does is not public; the stricter
+  // reading).
+  ChannelFds DecoderFds, EncoderFds;
 };
 
 MediaSystem &media() {
@@ -96,6 +111,19 @@ MediaSystem &media() {
 }
 
 constexpr hi_s32 err(hi_u32 code) { return static_cast<hi_s32>(code); }
+
+/// Makes channel `chn`'s descriptor in `fds` (if it has one) readable or
+/// not, as the channel has output waiting or not.
+void markWaiting(ChannelFds &fds, hi_s32 chn, bool waiting) {
+  auto found = fds.find(chn);
+  if (found == fds.end() || found->second.readable == waiting)
+    return;
+  uint64_t count = 1;
+  ssize_t done = waiting ? write(found->second.fd, &count, sizeof count)
+                         : read(found->second.fd, &count, sizeof count);
+  if (done == sizeof count)
+    found->second.readable = waiting;
+}
 
 /// Encoder channel ids run from 0 to this, exclusive (the headers name no
 /// limit; the simulation takes VDEC_MAX_CHN_NUM's).
@@ -246,6 +274,59 @@ template <typename Run> hi_s32 onEncoder(hi_venc_chn chn, Run run) {
                    HI_ERR_VENC_INVALID_CHN_ID, HI_ERR_VENC_UNEXIST, run);
 }
 
+/// The errors of one module's descriptor calls.
+struct FdErrors {
+  int limit; // channel ids run from 0 to this, exclusive
+  hi_u32 invalidId, unknown, noMemory;
+};
+
+/// hi_mpi_*_get_fd: the descriptor of live channel `chn` of `channels` --
+/// made on the first call, the same one until hi_mpi_*_close_fd -- or the
+/// module's error.
+template <typename Channels, typename Waiting>
+hi_s32 channelFd(Channels MediaSystem::*channels, ChannelFds MediaSystem::*fds,
+                 hi_s32 chn, const FdErrors &errors, Waiting waiting) {
+  MediaSystem &m = media();
+  std::lock_guard<std::mutex> lock(m.Mutex);
+  auto channel = (m.*channels).find(chn);
+  if (channel == (m.*channels).end())
+    return err(chn < 0 || chn >= errors.limit ? errors.invalidId
+                                              : errors.unknown);
+  auto found = (m.*fds).find(chn);
+  if (found != (m.*fds).end())
+    return found->second.fd;
+  int fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+  if (fd < 0)
+    return err(errors.noMemory);
+  (m.*fds)[chn].fd = fd;
+  markWaiting(m.*fds, chn, waiting(channel->second));
+  return fd;
+}
+
+/// hi_mpi_*_close_fd: closes channel `chn`'s descriptor, whether the channel
+/// is still live or not; one not got (or closed) is the module's
+/// unknown-channel error.
+hi_s32 closeChannelFd(ChannelFds MediaSystem::*fds, hi_s32 chn,
+                      const FdErrors &errors) {
+  if (chn < 0 || chn >= errors.limit)
+    return err(errors.invalidId);
+  MediaSystem &m = media();
+  std::lock_guard<std::mutex> lock(m.Mutex);
+  auto found = (m.*fds).find(chn);
+  if (found == (m.*fds).end())
+    return err(errors.unknown);
+  close(found->second.fd);
+  (m.*fds).erase(found);
+  return HI_SUCCESS;
+}
+
+constexpr FdErrors kDecoderFdErrors = {VDEC_MAX_CHN_NUM,
+                                       HI_ERR_VDEC_INVALID_CHN_ID,
+                                       HI_ERR_VDEC_UNEXIST, HI_ERR_VDEC_NO_MEM};
+constexpr FdErrors kEncoderFdErrors = {kEncoderChannels,
+                                       HI_ERR_VENC_INVALID_CHN_ID,
+                                       HI_ERR_VENC_UNEXIST, HI_ERR_VENC_NO_MEM};
+
 /// Encodes `frame` into `out` (at most `capacity` bytes) and queues its
 /// stream packet; HI_SUCCESS or the error.
 hi_s32 encodeFrame(hi_venc_chn chn, const hi_video_frame_info *frame,
@@ -300,6 +381,7 @@ hi_s32 encodeFrame(hi_venc_chn chn, const hi_video_frame_info *frame,
                                      : HI_VENC_H265_NALU_P_SLICE;
     ++channel.sequence;
     channel.encoded.push_back(pack);
+    markWaiting(media().EncoderFds, chn, true);
     return HI_SUCCESS;
   });
 }
@@ -327,9 +409,9 @@ __attribute__((visibility("default"))) hi_s32 hi_mpi_sys_exit(hi_void) {
 }
 
 // Epoll instances: real ones of the kernel's (an open file each, as the
-// documentation says); hi_mpi_sys_ctl_epoll and hi_mpi_sys_wait_epoll, and
-// the channels' descriptors they would watch (hi_mpi_vdec_get_fd,
-// hi_mpi_venc_get_fd), are stand-ins.
+// documentation says); hi_mpi_sys_ctl_epoll and hi_mpi_sys_wait_epoll are
+// stand-ins. The channels' descriptors they would watch are below
+// (channelFd).
 __attribute__((visibility("default"))) hi_s32
 hi_mpi_sys_create_epoll(hi_s32 size, hi_s32 *epoll_fd) {
   if (!epoll_fd)
@@ -582,6 +664,18 @@ hi_mpi_vdec_destroy_chn(hi_vdec_chn chn) {
 }
 
 __attribute__((visibility("default"))) hi_s32
+hi_mpi_vdec_get_fd(hi_vdec_chn chn) {
+  return channelFd(
+      &MediaSystem::Decoders, &MediaSystem::DecoderFds, chn, kDecoderFdErrors,
+      [](const DecoderChannel &channel) { return !channel.decoded.empty(); });
+}
+
+__attribute__((visibility("default"))) hi_s32
+hi_mpi_vdec_close_fd(hi_vdec_chn chn) {
+  return closeChannelFd(&MediaSystem::DecoderFds, chn, kDecoderFdErrors);
+}
+
+__attribute__((visibility("default"))) hi_s32
 hi_mpi_vdec_start_recv_stream(hi_vdec_chn chn) {
   return onDecoder(chn, [](DecoderChannel &channel) {
     channel.receiving = true;
@@ -665,6 +759,7 @@ hi_mpi_vdec_send_stream(hi_vdec_chn chn, const hi_vdec_stream *stream,
       return err(HI_ERR_VDEC_NOT_PERM); // hi_mpi_vdec_start_recv_stream
     ++channel.received;
     channel.decoded.emplace_back(frame, echo);
+    markWaiting(media().DecoderFds, chn, true);
     return HI_SUCCESS;
   });
 }
@@ -682,6 +777,7 @@ hi_mpi_vdec_get_frame(hi_vdec_chn chn, hi_video_frame_info *frame_info,
     *frame_info = channel.decoded.front().first;
     *stream = channel.decoded.front().second;
     channel.decoded.pop_front();
+    markWaiting(media().DecoderFds, chn, !channel.decoded.empty());
     channel.held.insert(frame_info->v_frame.virt_addr[0]);
     if (supplement) {
       memset(supplement, 0, sizeof *supplement);
@@ -873,6 +969,18 @@ hi_mpi_venc_destroy_chn(hi_venc_chn chn) {
 }
 
 __attribute__((visibility("default"))) hi_s32
+hi_mpi_venc_get_fd(hi_venc_chn chn) {
+  return channelFd(
+      &MediaSystem::Encoders, &MediaSystem::EncoderFds, chn, kEncoderFdErrors,
+      [](const EncoderChannel &channel) { return !channel.encoded.empty(); });
+}
+
+__attribute__((visibility("default"))) hi_s32
+hi_mpi_venc_close_fd(hi_venc_chn chn) {
+  return closeChannelFd(&MediaSystem::EncoderFds, chn, kEncoderFdErrors);
+}
+
+__attribute__((visibility("default"))) hi_s32
 hi_mpi_venc_start_chn(hi_venc_chn chn, const hi_venc_start_param *recv_param) {
   if (!recv_param)
     return err(HI_ERR_VENC_NULL_PTR);
@@ -950,6 +1058,7 @@ hi_mpi_venc_get_stream(hi_venc_chn chn, hi_venc_stream *stream,
       return err(HI_ERR_VENC_BUF_EMPTY);
     stream->pack[0] = channel.encoded.front();
     channel.encoded.pop_front();
+    markWaiting(media().EncoderFds, chn, !channel.encoded.empty());
     channel.held.insert(stream->pack[0].addr);
     stream->pack_cnt = 1;
     stream->seq = channel.sequence;
