@@ -40,7 +40,7 @@ import public_api  # noqa: E402
 
 LIFECYCLE_WORDS = {"create", "destroy", "malloc", "alloc", "free", "init", "finalize",
                    "load", "unload", "register", "unregister", "deregister", "bind", "unbind",
-                   "capture", "release", "enqueue", "dequeue"}
+                   "capture", "release", "enqueue", "dequeue", "open"}
 # Interface prefixes, longest first: the words after them are the name's.
 PREFIXES = ("aclrt", "aclmdl", "aclop", "acldvpp", "aclvdec", "aclvenc", "aclprof",
             "acltdt", "aclfv", "aclblas", "aclnn", "acl", "hi_mpi_", "hi_", "Hccl", "hccl")

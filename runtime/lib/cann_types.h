@@ -150,6 +150,11 @@ typedef struct aclrtPhysicalMemProp {
   uint64_t reserve;
 } aclrtPhysicalMemProp;
 
+// Passed by value (aclrtIpcOpenEventHandle): the whole layout matters.
+typedef struct aclrtIpcEventHandle {
+  char reserved[64]; // ACL_IPC_EVENT_HANDLE_SIZE
+} aclrtIpcEventHandle;
+
 // DVPP (acl/ops/acl_dvpp.h) and its hi_mpi interfaces (acl/dvpp/hi_dvpp*.h).
 typedef struct acldvppChannelDesc acldvppChannelDesc;
 typedef struct acldvppPicDesc acldvppPicDesc;

@@ -120,6 +120,8 @@ static_assert(kSameEnum<own::aclrtMemHandleType, ::aclrtMemHandleType>);
 SAME_SIZE(aclrtMemLocation);
 SAME_OFFSET(aclrtMemLocation, id);
 SAME_OFFSET(aclrtMemLocation, type);
+SAME_SIZE(aclrtIpcEventHandle);
+SAME_OFFSET(aclrtIpcEventHandle, reserved);
 SAME_SIZE(aclrtPhysicalMemProp);
 SAME_OFFSET(aclrtPhysicalMemProp, handleType);
 SAME_OFFSET(aclrtPhysicalMemProp, allocationType);

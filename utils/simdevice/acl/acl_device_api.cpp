@@ -3,6 +3,8 @@
 
 #include <cstdio>
 #include <cstring>
+#include <map>
+#include <unistd.h>
 
 using namespace mssim;
 
@@ -27,7 +29,7 @@ EventObject *lookupEvent(Runtime &rt, aclrtEvent handle) {
 
 namespace {
 
-aclError createEvent(const char *api, aclrtEvent *event) {
+aclError createEvent(const char *api, aclrtEvent *event, uint32_t flags = 0) {
   if (!event)
     return fail(ACL_ERROR_INVALID_PARAM, api, "null output pointer");
   Runtime &rt = Runtime::instance();
@@ -36,6 +38,7 @@ aclError createEvent(const char *api, aclrtEvent *event) {
     return noCurrentDevice(api);
   auto *created = new EventObject;
   created->event = std::make_shared<Event>();
+  created->flags = flags;
   rt.Events.insert(created);
   *event = created;
   return ACL_SUCCESS;
@@ -366,17 +369,98 @@ ACL_FUNC_VISIBILITY aclError aclrtCreateEvent(aclrtEvent *event) {
   return createEvent("aclrtCreateEvent", event);
 }
 
-// The flags: timing and synchronisation behave the same in the simulation.
+// The flags: timing and synchronisation behave the same in the simulation;
+// ACL_EVENT_IPC allows aclrtIpcGetEventHandle.
 ACL_FUNC_VISIBILITY aclError aclrtCreateEventWithFlag(aclrtEvent *event,
                                                       uint32_t flag) {
-  (void)flag;
-  return createEvent("aclrtCreateEventWithFlag", event);
+  return createEvent("aclrtCreateEventWithFlag", event, flag);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtCreateEventExWithFlag(aclrtEvent *event,
                                                         uint32_t flag) {
-  (void)flag;
-  return createEvent("aclrtCreateEventExWithFlag", event);
+  return createEvent("aclrtCreateEventExWithFlag", event, flag);
+}
+
+namespace {
+// IPC events: a handle names the exporting process and its event; an event
+// opened from it shares the exported event's records (and keeps them when
+// the exported one is destroyed, as an opened event is one of its own).
+// Opening a handle of another process is not simulated: the records would
+// have to cross processes.
+constexpr char kIpcEventMagic[16] = "mssim-ipc-event";
+struct IpcEventBits {
+  char magic[sizeof kIpcEventMagic];
+  uint64_t pid;
+  uint64_t id; // in exportedEvents()
+};
+static_assert(sizeof(IpcEventBits) <= ACL_IPC_EVENT_HANDLE_SIZE,
+              "an IPC event handle holds the bits");
+/// The events handed out by aclrtIpcGetEventHandle, by id; under the
+/// runtime's lock.
+std::map<uint64_t, std::weak_ptr<Event>> &exportedEvents() {
+  static auto *exported = new std::map<uint64_t, std::weak_ptr<Event>>;
+  return *exported;
+}
+} // namespace
+
+ACL_FUNC_VISIBILITY aclError
+aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle *handle) {
+  const char *api = "aclrtIpcGetEventHandle";
+  if (!handle)
+    return fail(ACL_ERROR_INVALID_PARAM, api, "null output pointer");
+  Runtime &rt = Runtime::instance();
+  std::lock_guard<std::mutex> lock(rt.Mutex);
+  EventObject *object = lookupEvent(rt, event);
+  if (!object)
+    return fail(ACL_ERROR_INVALID_PARAM, api,
+                "event " + hexAddress(event) + " does not exist");
+  if (!(object->flags & ACL_EVENT_IPC))
+    return fail(ACL_ERROR_INVALID_PARAM, api,
+                "event " + hexAddress(event) +
+                    " was not created with ACL_EVENT_IPC");
+  for (auto it = exportedEvents().begin(); it != exportedEvents().end();)
+    it = it->second.expired() ? exportedEvents().erase(it) : std::next(it);
+  static uint64_t nextId = 1;
+  IpcEventBits bits;
+  memcpy(bits.magic, kIpcEventMagic, sizeof bits.magic);
+  bits.pid = static_cast<uint64_t>(getpid());
+  bits.id = nextId++;
+  exportedEvents()[bits.id] = object->event;
+  memset(handle, 0, sizeof *handle);
+  memcpy(handle->reserved, &bits, sizeof bits);
+  return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle,
+                                                     aclrtEvent *event) {
+  const char *api = "aclrtIpcOpenEventHandle";
+  if (!event)
+    return fail(ACL_ERROR_INVALID_PARAM, api, "null output pointer");
+  IpcEventBits bits;
+  memcpy(&bits, handle.reserved, sizeof bits);
+  if (memcmp(bits.magic, kIpcEventMagic, sizeof bits.magic) != 0)
+    return fail(ACL_ERROR_INVALID_PARAM, api,
+                "not a handle of aclrtIpcGetEventHandle");
+  if (bits.pid != static_cast<uint64_t>(getpid()))
+    return fail(ACL_ERROR_API_NOT_SUPPORT, api,
+                "not simulated: an IPC event of another process (pid " +
+                    std::to_string(bits.pid) + ")");
+  Runtime &rt = Runtime::instance();
+  std::lock_guard<std::mutex> lock(rt.Mutex);
+  if (!rt.current())
+    return noCurrentDevice(api);
+  auto exported = exportedEvents().find(bits.id);
+  std::shared_ptr<Event> shared =
+      exported == exportedEvents().end() ? nullptr : exported->second.lock();
+  if (!shared)
+    return fail(ACL_ERROR_INVALID_PARAM, api,
+                "the exported event no longer exists");
+  auto *opened = new EventObject;
+  opened->event = std::move(shared);
+  opened->flags = ACL_EVENT_IPC;
+  rt.Events.insert(opened);
+  *event = opened;
+  return ACL_SUCCESS;
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtDestroyEvent(aclrtEvent event) {

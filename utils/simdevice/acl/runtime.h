@@ -77,6 +77,7 @@ struct ContextObject {
 
 struct EventObject {
   std::shared_ptr<Event> event;
+  uint32_t flags = 0; // aclrtCreateEventWithFlag's: ACL_EVENT_IPC, ...
 };
 
 /// An input or output of a model, as its description names it.
