@@ -339,11 +339,14 @@ TEST_F(AclDvppMpi, ChannelDescriptorsAreReadableWhileOutputWaits) {
   ASSERT_EQ(hi_mpi_venc_get_stream(5, &encoded, -1), HI_SUCCESS);
   EXPECT_FALSE(readable(fd)) << "none waits";
   ASSERT_EQ(hi_mpi_venc_release_stream(5, &encoded), HI_SUCCESS);
+  ASSERT_EQ(hi_mpi_venc_send_frame(5, &frame, -1), HI_SUCCESS);
+  EXPECT_TRUE(readable(fd));
 
   ASSERT_EQ(hi_mpi_venc_stop_chn(5), HI_SUCCESS);
   ASSERT_EQ(hi_mpi_venc_destroy_chn(5), HI_SUCCESS);
   EXPECT_NE(fcntl(fd, F_GETFD), -1)
       << "destroying the channel leaves its descriptor open";
+  EXPECT_FALSE(readable(fd)) << "with nothing waiting";
   EXPECT_EQ(hi_mpi_venc_close_fd(5), HI_SUCCESS);
   EXPECT_EQ(fcntl(fd, F_GETFD), -1);
   EXPECT_EQ(hi_mpi_venc_close_fd(5), static_cast<hi_s32>(HI_ERR_VENC_UNEXIST))

@@ -660,6 +660,7 @@ hi_mpi_vdec_destroy_chn(hi_vdec_chn chn) {
     return err(HI_ERR_VDEC_NOT_PERM); // stop receiving first
   halMemFree(channel->second.memory);
   m.Decoders.erase(channel);
+  markWaiting(m.DecoderFds, chn, false); // its output is gone
   return HI_SUCCESS;
 }
 
@@ -965,6 +966,7 @@ hi_mpi_venc_destroy_chn(hi_venc_chn chn) {
   halMemFree(channel->second.streamBuffer);
   halMemFree(channel->second.memory);
   m.Encoders.erase(channel);
+  markWaiting(m.EncoderFds, chn, false); // its output is gone
   return HI_SUCCESS;
 }
 
