@@ -13,10 +13,11 @@ as utils/simdevice/public_api.py reads them.
 The rule: a function is a lifecycle function when a word of its name, after
 the interface prefix, is one of LIFECYCLE_WORDS -- "aclrtCreateBinary" has
 "create", "acltdtAllocBuf" "alloc", "hi_mpi_vb_destroy_pool" "destroy",
-"HcclCommInitRootInfo" "init", "acltdtEnqueue" "enqueue". Words are split at case changes and
-underscores; "UnLoad" and "Unload" are both "unload". Each lifecycle
-function must be in CATALOG's functions, or in its "not_resources" with the
-reason it makes or releases nothing a leak checker tracks.
+"HcclCommInitRootInfo" "init", "acltdtEnqueue" "enqueue". Words are split
+at case changes and underscores; "UnLoad" and "Unload" are both "unload".
+Each lifecycle function must be in CATALOG's functions, or in its
+"not_resources" with the reason it makes or releases nothing a leak checker
+tracks.
 
 Also checked, for the built-in catalog: every function states "since" (the
 release whose public headers first declare it; msledger's own msledger_*

@@ -286,21 +286,20 @@ struct FdErrors {
 template <typename Channels, typename Waiting>
 hi_s32 channelFd(Channels MediaSystem::*channels, ChannelFds MediaSystem::*fds,
                  hi_s32 chn, const FdErrors &errors, Waiting waiting) {
-  MediaSystem &m = media();
-  std::lock_guard<std::mutex> lock(m.Mutex);
-  auto channel = (m.*channels).find(chn);
-  if (channel == (m.*channels).end())
-    return err(chn < 0 || chn >= errors.limit ? errors.invalidId
-                                              : errors.unknown);
-  auto found = (m.*fds).find(chn);
-  if (found != (m.*fds).end())
-    return found->second.fd;
-  int fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-  if (fd < 0)
-    return err(errors.noMemory);
-  (m.*fds)[chn].fd = fd;
-  markWaiting(m.*fds, chn, waiting(channel->second));
-  return fd;
+  return onChannel(channels, chn, errors.limit, errors.invalidId,
+                   errors.unknown,
+                   [&](const typename Channels::mapped_type &channel) {
+                     ChannelFds &open = media().*fds; // under onChannel's lock
+                     auto found = open.find(chn);
+                     if (found != open.end())
+                       return found->second.fd;
+                     int fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+                     if (fd < 0)
+                       return err(errors.noMemory);
+                     open[chn].fd = fd;
+                     markWaiting(open, chn, waiting(channel));
+                     return fd;
+                   });
 }
 
 /// hi_mpi_*_close_fd: closes channel `chn`'s descriptor, whether the channel
