@@ -120,6 +120,28 @@ inline uint64_t keyOf(unsigned api, uint64_t handle) {
 /// The handle (or address) a record key names.
 inline uint64_t handleOf(uint64_t key) { return key & kHandleBits; }
 
+/// Whether `family`'s ids are numbered per device: ids (not addresses) of a
+/// family released per device (acltdtCreateQueue's queue ids, which each
+/// device numbers from 0). Its records are keyed by the id and the device
+/// of the call (deviceScopedId), so that the same id on two devices is two
+/// handles.
+inline bool idsPerDevice(const FamilyInfo &family) {
+  return family.perDevice && !family.handleIsPointer;
+}
+/// The bits of an id numbered per device that are the id; the device is
+/// above them.
+constexpr uint64_t kDeviceScopedIdBits = (1ULL << 40) - 1;
+/// The handle that keys id `id` on device `device` (UINT32_MAX: none, kept
+/// as 0xFFFF, apart from every device's ids).
+inline uint64_t deviceScopedId(uint64_t device, uint64_t id) {
+  return ((device & 0xFFFF) << 40) | (id & kDeviceScopedIdBits);
+}
+/// The handle a record of `family` names, as reports write it: an id
+/// numbered per device without its device.
+inline uint64_t handleOf(const FamilyInfo &family, uint64_t key) {
+  return idsPerDevice(family) ? key & kDeviceScopedIdBits : handleOf(key);
+}
+
 /// An API of a catalog addition, as msledger_register_api describes it.
 struct ApiDescription {
   const char *name;

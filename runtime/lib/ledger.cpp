@@ -131,6 +131,8 @@ uint32_t Ledger::learnRoute(unsigned api) {
     route |= kRouteRefcounted;
   if (family.operatorHandles)
     route |= kRouteRetainable;
+  if (idsPerDevice(family))
+    route |= kRouteDeviceIds;
   if (family.perDevice && !apiInfo(api).deviceArgument)
     route |= kRouteCurrentDevice;
   for (size_t i = 0; i < kImplicitReleaseCount; ++i)
@@ -146,6 +148,8 @@ MSLEDGER_HOT uint32_t Ledger::trackedRoute(unsigned api, uint64_t handle,
       api < kRoutes ? Routes[api].load(std::memory_order_relaxed) : kRouteKnown;
   if (!route)
     route = learnRoute(api);
+  if (__builtin_expect(route & kRouteDeviceIds, 0))
+    handle = deviceScopedId(currentDevice(), handle);
   *key = keyInNameSpace((route >> 8) & 0xFF, handle);
   return (route & kRouteTracked) && *key != 0 ? route : 0;
 }

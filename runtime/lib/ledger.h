@@ -219,14 +219,16 @@ private:
   // out at its first event and kept in one word (Routes): the level of its
   // family (kRouteLevel), whether that level is tracked, whether its
   // records are refcounted, whether they keep the current device where a
-  // size would be, whether the API releases others implicitly, and the
-  // family's namespace (bits 8-15). 0: not worked out yet. The catalog and
+  // size would be, whether the API releases others implicitly, whether
+  // its ids are numbered per device (idsPerDevice), and the family's
+  // namespace (bits 8-15). 0: not worked out yet. The catalog and
   // the options do not change once an API is known.
   static constexpr uint32_t kRouteLevel = 1, kRouteTracked = 1U << 1,
                             kRouteRefcounted = 1U << 2,
                             kRouteCurrentDevice = 1U << 3,
                             kRouteReleasesOthers = 1U << 4,
-                            kRouteRetainable = 1U << 5, kRouteKnown = 1U << 31;
+                            kRouteRetainable = 1U << 5,
+                            kRouteDeviceIds = 1U << 6, kRouteKnown = 1U << 31;
   static constexpr unsigned kRoutes = kMaxApi + 1;
   std::atomic<uint32_t> Routes[kRoutes] = {};
   uint32_t learnRoute(unsigned api);

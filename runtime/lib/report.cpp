@@ -328,7 +328,7 @@ void appendResourceLeaks(std::string &out, const SiteTable &sites,
       out += " byte(s)";
     }
     out += "\n======      ";
-    appendHandle(out, family, handleOf(r->key));
+    appendHandle(out, family, handleOf(family, r->key));
     appendCall(out, sites, "acquired by ", r->api, r->site, r->serial);
     out += '\n';
     appendCallerLines(out, sites, r->site);
@@ -447,7 +447,7 @@ formatImplicitReleases(const SiteTable &sites, Level level,
     out += family.display;
     appendReferences(out, family, r);
     out += "\n======      ";
-    appendHandle(out, family, handleOf(r.key));
+    appendHandle(out, family, handleOf(family, r.key));
     appendCall(out, sites, "acquired by ", r.api, r.site, r.serial);
     out += '\n';
     appendCallerLines(out, sites, r.site);
@@ -711,7 +711,7 @@ json::object recordJson(const ReportInput &input, Level level,
   out["level"] = levelName(level);
   out["family"] = family.name;
   out["kind"] = kindName(family.kind);
-  out["handle"] = handleText(family, handleOf(r.key));
+  out["handle"] = handleText(family, handleOf(family, r.key));
   if (family.refcounted)
     out["references"] = r.size;
   else if (family.perDevice)
