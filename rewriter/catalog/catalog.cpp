@@ -165,10 +165,13 @@ public:
     std::string handle = "address";
     if (!string(*object, "handle", what, &handle, false))
       return false;
-    if (handle != "address" && handle != "id")
-      return fail(what + ": handle must be \"address\" or \"id\", not \"" +
+    if (handle != "address" && handle != "id" && handle != "key")
+      return fail(what +
+                  ": handle must be \"address\", \"id\" or \"key\", "
+                  "not \"" +
                   handle + "\"");
-    family.handleIsPointer = handle == "address";
+    family.handleIsPointer = handle != "id";
+    family.handleIsKey = handle == "key";
     if (const json::value *refcounted = object->if_contains("refcounted")) {
       if (!refcounted->is_bool())
         return fail(what + ": \"refcounted\" must be true or false");
@@ -288,10 +291,12 @@ public:
     std::string from, param;
     if (!string(*handle, "from", what + " handle", &from))
       return false;
-    if (from == "out" || from == "param") {
+    if (from == "out" || from == "param" || from == "key") {
       if (!string(*handle, "param", what + " handle", &param))
         return false;
-      function.handleFrom = from == "out" ? HandleFrom::Out : HandleFrom::Param;
+      function.handleFrom = from == "out"     ? HandleFrom::Out
+                            : from == "param" ? HandleFrom::Param
+                                              : HandleFrom::Key;
       function.handleParam = paramIndex(function, param);
       if (function.handleParam < 0)
         return fail(what + ": handle parameter \"" + param +
@@ -300,6 +305,9 @@ public:
       if (from == "out" && !isPointerType(type))
         return fail(what + ": out-parameter \"" + param +
                     "\" must be a pointer");
+      if (from == "key" && type != "char *" && type != "const char *")
+        return fail(what + ": key parameter \"" + param +
+                    "\" must be a char * or const char *, not " + type);
       std::string count;
       if (!string(*handle, "count", what + " handle", &count, false))
         return false;
@@ -321,7 +329,7 @@ public:
       function.handleFrom = HandleFrom::None;
     } else {
       return fail(what +
-                  ": handle \"from\" must be out, param, return or none");
+                  ": handle \"from\" must be out, param, key, return or none");
     }
 
     if (const json::value *sizeValue = object->if_contains("size")) {
@@ -444,13 +452,22 @@ public:
                     ": null must be \"accepted\" or \"refused\", not \"" +
                     null + "\"");
       if (isAcquiring(function.role) ||
-          function.handleFrom != HandleFrom::Param)
+          (function.handleFrom != HandleFrom::Param &&
+           function.handleFrom != HandleFrom::Key))
         return fail(what +
                     ": \"null\" belongs to a release of a handle passed in");
       function.nullStated = true;
       function.nullAccepted = null == "accepted";
     }
 
+    if ((function.handleFrom == HandleFrom::Key) != family->handleIsKey &&
+        function.role != Role::Access)
+      return fail(what + (family->handleIsKey
+                              ? ": family '" + family->name +
+                                    "' has keys: its handle is {\"from\": "
+                                    "\"key\", ...}"
+                              : ": a handle \"from\" \"key\" belongs to a "
+                                "family of \"handle\": \"key\""));
     if (isAcquiring(function.role) && function.handleFrom == HandleFrom::None &&
         !function.recordedByCallee)
       family->hasHandle = false;
@@ -909,6 +926,12 @@ bool Catalog::merge(const Catalog &addition, const std::string &source,
             source + ": family '" + family.name + "' is already in the catalog";
         return false;
       }
+    if (family.handleIsKey) {
+      // Registered families (msledger_register_api) do not carry it.
+      *error = source + ": family '" + family.name +
+               "': \"handle\": \"key\" is for the built-in catalog only";
+      return false;
+    }
     if (!family.implicitReleases.empty()) {
       // Registered families (msledger_register_api) do not carry them.
       *error = source + ": family '" + family.name +

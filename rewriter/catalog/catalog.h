@@ -36,7 +36,9 @@ enum class Kind { Memory, Resource };
 /// retained handle (an executor made repeatable) is not released by the
 /// calls that consume the others (an operator's phase 2).
 enum class Role { Alloc, Free, Acquire, Release, Access, Retain, Consume };
-enum class HandleFrom { Out, Param, Return, None };
+/// Key: the handle is the text a `char *` parameter points to (an IPC
+/// memory key), named by its hash (msledger_key_handle).
+enum class HandleFrom { Out, Param, Return, None, Key };
 /// Differs: success is any result but successValue (hi_mpi_vb_create_pool's
 /// pool id, whose failure is HI_VB_INVALID_POOLID). AtLeast: any result not
 /// below successValue (hi_mpi_vdec_get_fd's descriptor, whose failures are
@@ -157,6 +159,9 @@ struct Family {
   bool refcounted = false;
   bool handleIsPointer =
       true; // "handle": "address" (default) or "id" (device id, model id)
+  /// "handle": "key": the handle is a key's text, kept as its hash (NULL is
+  /// no key, as a NULL pointer is no address). Built-in catalog only.
+  bool handleIsKey = false;
   bool hasHandle = true; // false when the acquire hands out nothing (aclInit)
   /// The operator rule's family: its handles (executors) belong to an
   /// operator, which reports name ("executor of aclnnAdd").

@@ -148,6 +148,8 @@ std::string handleExpression(const Function &f,
     return "(uint64_t)(uintptr_t)(" + args[f.handleParam] + ")";
   case HandleFrom::Return:
     return "(uint64_t)(uintptr_t)(" + result + ")";
+  case HandleFrom::Key:
+    return "msledger_key_handle(" + args[f.handleParam] + ")";
   case HandleFrom::None:
     break;
   }
@@ -254,7 +256,8 @@ std::string spaceExpression(const Catalog &catalog, const Function &f,
 }
 
 bool nullIsNoRelease(const Catalog &catalog, const Function &f) {
-  return f.handleFrom == HandleFrom::Param &&
+  return (f.handleFrom == HandleFrom::Param ||
+          f.handleFrom == HandleFrom::Key) &&
          catalog.familyOf(f).handleIsPointer && f.nullAccepted;
 }
 
@@ -432,7 +435,8 @@ template <int Param> struct HandleArray<Param, -1> {
 };
 
 /* Mode: 0 a release, 1 an acquisition, 2 a retain. Handle: 0 none, 1 written
- * through parameter HandleParam, 2 passed in it, 3 returned. */
+ * through parameter HandleParam, 2 passed in it, 3 returned, 4 the key text it
+ * points to (msledger_key_handle). */
 template <class F, F Function, int Index, int Mode, int Handle, int HandleParam, int SizeParam,
           int SpaceFlagParam, int Space, int Rule, long long Expected, bool NullIsNoRelease,
           int OwnsParam = -1, int OwnsCount = -1, int OwnsApi = -1, int HandleCount = -1>
@@ -442,8 +446,12 @@ template <class R, class... P, R (*Function)(P...), int Index, int Mode, int Han
           int OwnsParam, int OwnsCount, int OwnsApi, int HandleCount>
 struct Api<R (*)(P...), Function, Index, Mode, Handle, HandleParam, SizeParam, SpaceFlagParam, Space, Rule,
            Expected, NullIsNoRelease, OwnsParam, OwnsCount, OwnsApi, HandleCount> {
-  typedef Arg<(Handle == 1 || Handle == 2) ? HandleParam : -1, Handle == 1> HandleArg;
+  typedef Arg<(Handle == 1 || Handle == 2 || Handle == 4) ? HandleParam : -1, Handle == 1> HandleArg;
   const char *name;
+  static uint64_t handleOf(P &...args) {
+    uint64_t value = HandleArg::value(args...);
+    return Handle == 4 ? msledger_key_handle((const char *)(uintptr_t)value) : value;
+  }
   R operator()(const msledger_site *site, P... args) const {
     int api = msledger_api_index_hint(Index, name);
     Result<R> result;
@@ -452,7 +460,7 @@ struct Api<R (*)(P...), Function, Index, Mode, Handle, HandleParam, SizeParam, S
     if (Mode == 2) {
       result.call(Function, args...);
       if (result.succeeded(Rule, Expected))
-        msledger_record_retain(api, HandleArg::value(args...), site);
+        msledger_record_retain(api, handleOf(args...), site);
     } else if (Mode == 1) {
       result.call(Function, args...);
       if (result.succeeded(Rule, Expected)) {
@@ -462,13 +470,13 @@ struct Api<R (*)(P...), Function, Index, Mode, Handle, HandleParam, SizeParam, S
           HandleArray<HandleParam, HandleCount>::acquire(api, Arg<SizeParam, false>::value(args...), space, site,
                                                         args...);
         } else {
-          uint64_t handle = Handle == 3 ? result.handle() : HandleArg::value(args...);
+          uint64_t handle = Handle == 3 ? result.handle() : handleOf(args...);
           msledger_record_acquire(api, handle, Arg<SizeParam, false>::value(args...), space, site);
         }
         Owned<OwnsParam, OwnsCount, OwnsApi>::release(site, args...);
       }
     } else {
-      uint64_t handle = HandleArg::value(args...);
+      uint64_t handle = handleOf(args...);
       int tracked = !(NullIsNoRelease && handle == 0);
       msledger_release state;
       if (tracked)
@@ -562,6 +570,9 @@ std::string cxxWrapper(const Catalog &catalog, const Function &f,
     break;
   case HandleFrom::Return:
     handle = 3;
+    break;
+  case HandleFrom::Key:
+    handle = 4;
     break;
   }
   int rule = f.success == SuccessRule::Equals    ? 0

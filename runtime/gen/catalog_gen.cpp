@@ -75,7 +75,8 @@ std::string table(const Catalog &catalog, const std::string &source) {
         << "\")\n";
   out << "// MSLEDGER_FAMILY(index, name, display, level, kind, space, "
          "namespace, refcounted, "
-         "handleIsPointer, hasHandle, perDevice, operatorHandles)\n";
+         "handleIsPointer, hasHandle, perDevice, operatorHandles, "
+         "handleIsKey)\n";
   for (size_t i = 0; i < catalog.families().size(); ++i) {
     const Family &f = catalog.families()[i];
     out << "MSLEDGER_FAMILY(" << i << ", \"" << f.name << "\", \"" << f.display
@@ -87,7 +88,8 @@ std::string table(const Catalog &catalog, const std::string &source) {
         << (f.handleIsPointer ? "true" : "false") << ", "
         << (f.hasHandle ? "true" : "false") << ", "
         << (f.perDevice() ? "true" : "false") << ", "
-        << (f.operatorHandles ? "true" : "false") << ")\n";
+        << (f.operatorHandles ? "true" : "false") << ", "
+        << (f.handleIsKey ? "true" : "false") << ")\n";
   }
   out << "// MSLEDGER_IMPLICIT_RELEASE(family, function, perDevice)\n";
   for (size_t i = 0; i < catalog.families().size(); ++i)

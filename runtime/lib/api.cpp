@@ -186,6 +186,8 @@ msledger_space msledger_driver_space(unsigned long long flag) {
   return static_cast<msledger_space>(spaceFromDriverFlag(flag));
 }
 
+uint64_t msledger_key_handle(const char *key) { return keyHandle(key); }
+
 uint64_t msledger_error_count(void) {
   Ledger *ledger = existingProcessLedger();
   return ledger ? ledger->errorCount() : 0;

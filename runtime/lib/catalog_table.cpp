@@ -35,10 +35,19 @@ static_assert(kBuiltInFamilies <= kMaxCatalogFamilies &&
 FamilyInfo Families[kMaxCatalogFamilies] = {
 #define MSLEDGER_FAMILY(index, name, display, level, kind, space, nameSpace,   \
                         refcounted, pointer, hasHandle, perDevice,             \
-                        operatorHandles)                                       \
-  {name,           display,    level,   kind,      static_cast<Space>(space),  \
-   nameSpace,      refcounted, pointer, hasHandle, perDevice,                  \
-   operatorHandles},
+                        operatorHandles, handleIsKey)                          \
+  {name,                                                                       \
+   display,                                                                    \
+   level,                                                                      \
+   kind,                                                                       \
+   static_cast<Space>(space),                                                  \
+   nameSpace,                                                                  \
+   refcounted,                                                                 \
+   pointer,                                                                    \
+   hasHandle,                                                                  \
+   perDevice,                                                                  \
+   operatorHandles,                                                            \
+   handleIsKey},
 #include "catalog_table.inc"
 };
 const size_t kFamilyCount = kBuiltInFamilies;
@@ -166,7 +175,8 @@ int registerApi(const ApiDescription &d) {
                    d.handleIsPointer,
                    d.hasHandle,
                    /*perDevice=*/false,
-                   /*operatorHandles=*/false};
+                   /*operatorHandles=*/false,
+                   /*handleIsKey=*/false};
     family = static_cast<int>(kFamilyCount + families);
     FamilyTotal.store(families + 1, std::memory_order_release);
   }

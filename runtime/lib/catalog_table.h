@@ -11,11 +11,14 @@
 #define MSLEDGER_RUNTIME_CATALOG_TABLE_H
 
 #include "catalog.h"
+#include "fnv1a.h"
 #include "msledger/msledger.h"
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
+#include <string_view>
 
 namespace msledger {
 
@@ -35,6 +38,9 @@ struct FamilyInfo {
   // The operator rule's executors: each belongs to the operator its site's
   // callee names ("executor of aclnnAdd").
   bool operatorHandles;
+  // Handles are keys (text), named by their hash (msledger_key_handle):
+  // reports write "key 0x...".
+  bool handleIsKey;
 };
 
 /// The operator rule's entries (catalog.h: OperatorRule): the API index of
@@ -119,6 +125,17 @@ inline uint64_t keyOf(unsigned api, uint64_t handle) {
 }
 /// The handle (or address) a record key names.
 inline uint64_t handleOf(uint64_t key) { return key & kHandleBits; }
+
+/// The handle of key text `key` (a family of "handle": "key"): the 64-bit
+/// FNV-1a of its bytes up to its NUL (at most 4096), never 0; 0 for NULL.
+/// msledger_key_handle.
+inline uint64_t keyHandle(const char *key) {
+  if (!key)
+    return 0;
+  uint64_t hash = fnv1a64(std::string_view(key, strnlen(key, 4096)));
+  // Never 0, which is NULL's: the FNV-1a of some text may be.
+  return hash ? hash : 1;
+}
 
 /// Whether `family`'s ids are numbered per device: ids (not addresses) of a
 /// family released per device (acltdtCreateQueue's queue ids, which each

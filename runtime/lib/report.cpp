@@ -71,10 +71,11 @@ void appendHandleValue(std::string &out, const FamilyInfo &family,
     appendNumber(out, handle);
 }
 
-/// "at 0x..." for addresses, "id N" for ids.
+/// "at 0x..." for addresses, "id N" for ids, "key 0x..." (the hash) for
+/// keys.
 void appendHandleWords(std::string &out, const FamilyInfo &family,
                        uint64_t handle) {
-  out += family.handleIsPointer ? "at " : "id ";
+  out += family.handleIsKey ? "key " : family.handleIsPointer ? "at " : "id ";
   appendHandleValue(out, family, handle);
 }
 

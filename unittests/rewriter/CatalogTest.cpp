@@ -352,8 +352,8 @@ TEST(Catalog, SuccessMayBeAnyResultButAFailureValue) {
   EXPECT_TRUE(mentions(parseError(pool(R"json({"differs": "none"})json")),
                        "success \"differs\" must be an integer"));
   // hi_mpi_venc_get_fd's descriptor, or a negative error code.
-  catalog = Catalog::parse(pool(R"json({"at_least": 0})json"), "test.json",
-                           &error);
+  catalog =
+      Catalog::parse(pool(R"json({"at_least": 0})json"), "test.json", &error);
   ASSERT_TRUE(catalog) << error;
   create = catalog->findFunction("hi_mpi_vb_create_pool");
   EXPECT_EQ(create->success, SuccessRule::AtLeast);
@@ -385,6 +385,56 @@ TEST(Catalog, SuccessMayBeAnyResultButAFailureValue) {
            "success": {"nonnull": true}}]})json",
       "test.json", &error))
       << error;
+}
+
+TEST(Catalog, AKeyFamilyNamesItsHandlesByText) {
+  // aclrtIpcMemGetExportKey writes a key's text, aclrtIpcMemClose takes it.
+  auto keys = [](const std::string &familyHandle, const std::string &close,
+                 const std::string &closeKeyType = "const char *") {
+    return R"json({"version": 1, "families": [{"name": "ipc", "level": "cann",
+        "kind": "resource", "display": "IPC shared memory", "refcounted": true,
+        "handle": )json" +
+           familyHandle + R"json(}], "functions": [
+        {"signature": "aclError aclrtIpcMemGetExportKey(void *devPtr, size_t size, char *key, size_t len, uint64_t flags)",
+         "role": "acquire", "family": "ipc", "handle": {"from": "key", "param": "key"},
+         "success": {"equals": 0}},
+        {"signature": "aclError aclrtIpcMemClose()json" +
+           closeKeyType + R"json(key)", "role": "release",
+         "family": "ipc", "null": "refused", "success": {"equals": 0}, "handle": )json" +
+           close + "}]}";
+  };
+  const std::string byKey = R"json({"from": "key", "param": "key"})json";
+  std::string error;
+  std::optional<Catalog> catalog =
+      Catalog::parse(keys(R"json("key")json", byKey), "test.json", &error);
+  ASSERT_TRUE(catalog) << error;
+  const Family &family = catalog->families()[0];
+  EXPECT_TRUE(family.handleIsKey);
+  EXPECT_TRUE(family.handleIsPointer) << "NULL is no key";
+  const Function *close = catalog->findFunction("aclrtIpcMemClose");
+  EXPECT_EQ(close->handleFrom, HandleFrom::Key);
+  EXPECT_EQ(close->handleParam, 0);
+  EXPECT_TRUE(close->nullStated);
+  EXPECT_EQ(catalog->findFunction("aclrtIpcMemGetExportKey")->handleParam, 2);
+  // A key family's functions all name keys, and only they do.
+  EXPECT_TRUE(mentions(
+      parseError(keys(R"json("key")json",
+                      R"json({"from": "param", "param": "key"})json")),
+      "family 'ipc' has keys: its handle is {\"from\": \"key\", ...}"));
+  EXPECT_TRUE(
+      mentions(parseError(keys(R"json("address")json", byKey)),
+               "a handle \"from\" \"key\" belongs to a family of \"handle\": "
+               "\"key\""));
+  // The key is text: a char pointer.
+  EXPECT_TRUE(
+      mentions(parseError(keys(R"json("key")json", byKey, "const void *")),
+               "key parameter \"key\" must be a char * or const char *"));
+  // Registered families do not carry keys.
+  std::optional<Catalog> addition =
+      Catalog::parse(keys(R"json("key")json", byKey), "mine.json", &error);
+  ASSERT_TRUE(addition) << error;
+  EXPECT_TRUE(mentions(mergeError(*addition),
+                       "\"handle\": \"key\" is for the built-in catalog only"));
 }
 
 TEST(Catalog, NotResourcesGiveTheirReasons) {

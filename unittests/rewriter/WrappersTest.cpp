@@ -153,6 +153,15 @@ TEST(Wrappers, TheSharedExpressionsOfATrackedCall) {
   const Function &unload = function(catalog, "aclmdlUnload");
   EXPECT_FALSE(catalog.familyOf(unload).handleIsPointer);
   EXPECT_FALSE(nullIsNoRelease(catalog, unload));
+  // An IPC memory key: the hash of its text, read by the ledger's function
+  // both where it is written (after the call) and where it is passed in.
+  const Function &exportKey = function(catalog, "aclrtIpcMemGetExportKey");
+  EXPECT_EQ(handleExpression(exportKey, names(exportKey), "result"),
+            "msledger_key_handle(key)");
+  const Function &close = function(catalog, "aclrtIpcMemClose");
+  EXPECT_EQ(handleExpression(close, {"k"}, "result"), "msledger_key_handle(k)");
+  EXPECT_FALSE(nullIsNoRelease(catalog, close))
+      << "aclrtIpcMemClose(NULL) fails";
 }
 
 TEST(Wrappers, EverySpaceHasTheEnumeratorOfMsledgerH) {

@@ -33,6 +33,8 @@ TEST(CatalogTable, MatchesTheCatalogFile) {
     EXPECT_EQ(Families[i].handleIsPointer, family.handleIsPointer);
     EXPECT_EQ(Families[i].hasHandle, family.hasHandle);
     EXPECT_EQ(Families[i].perDevice, family.perDevice());
+    EXPECT_EQ(Families[i].operatorHandles, family.operatorHandles);
+    EXPECT_EQ(Families[i].handleIsKey, family.handleIsKey);
   }
   size_t implicit = 0;
   for (size_t i = 0; i < kFamilyCount; ++i)
@@ -56,4 +58,42 @@ TEST(CatalogTable, MatchesTheCatalogFile) {
   }
   EXPECT_EQ(apiIndex("malloc"), -1);
   EXPECT_EQ(apiIndex(nullptr), -1);
+}
+
+// A TDT queue id is numbered per device: the same id on two devices keys two
+// records, and reports write the id alone.
+TEST(CatalogTable, IdsNumberedPerDeviceAreKeyedByTheirDevice) {
+  int create = apiIndex("acltdtCreateQueue");
+  ASSERT_GE(create, 0);
+  const FamilyInfo &queue = familyOf(static_cast<unsigned>(create));
+  ASSERT_TRUE(idsPerDevice(queue));
+  EXPECT_FALSE(idsPerDevice(
+      familyOf(static_cast<unsigned>(apiIndex("aclrtCreateStream")))))
+      << "a stream is an address, unique in the process";
+  EXPECT_FALSE(idsPerDevice(
+      familyOf(static_cast<unsigned>(apiIndex("aclmdlLoadFromFile")))))
+      << "model ids are the process's";
+  uint64_t onFirst = keyInNameSpace(queue.nameSpace, deviceScopedId(0, 5));
+  uint64_t onSecond = keyInNameSpace(queue.nameSpace, deviceScopedId(1, 5));
+  EXPECT_NE(onFirst, onSecond);
+  EXPECT_EQ(handleOf(queue, onFirst), 5u);
+  EXPECT_EQ(handleOf(queue, onSecond), 5u);
+  EXPECT_NE(keyInNameSpace(queue.nameSpace, deviceScopedId(UINT32_MAX, 5)),
+            onFirst)
+      << "no device is none of the devices";
+}
+
+// A key is named by the hash of its text (msledger_key_handle): the same text,
+// wherever it lies, is the same handle; NULL is none.
+TEST(CatalogTable, AKeyIsNamedByItsText) {
+  char written[65] = "mssim-ipc-memory-42-1";
+  const char *passed = "mssim-ipc-memory-42-1";
+  EXPECT_EQ(keyHandle(written), keyHandle(passed));
+  EXPECT_NE(keyHandle(written), 0u);
+  EXPECT_NE(keyHandle("mssim-ipc-memory-42-2"), keyHandle(passed));
+  EXPECT_EQ(keyHandle(nullptr), 0u);
+  EXPECT_NE(keyHandle(""), 0u) << "an empty key is a key";
+  int close = apiIndex("aclrtIpcMemClose");
+  ASSERT_GE(close, 0);
+  EXPECT_TRUE(familyOf(static_cast<unsigned>(close)).handleIsKey);
 }

@@ -303,3 +303,52 @@ TEST_F(AclMemory, HugeCountsFailAsTheRealCallsDo) {
   EXPECT_EQ(aclrtFree(other), ACL_SUCCESS);
   EXPECT_EQ(aclrtFree(device), ACL_SUCCESS);
 }
+
+// IPC memory by key: the exporter allows the importer, each import and
+// the export are closed once each (imports first, as the real runtime
+// takes them), and what the simulation cannot do -- another process's
+// memory -- fails as not supported.
+TEST_F(AclMemory, IpcMemoryIsSharedByKey) {
+  void *memory = nullptr;
+  ASSERT_EQ(aclrtMalloc(&memory, 256, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  char key[65];
+  EXPECT_EQ(aclrtIpcMemGetExportKey(memory, 256, key, 64, 0),
+            ACL_ERROR_INVALID_PARAM)
+      << "a key needs 65 bytes";
+  EXPECT_EQ(aclrtIpcMemGetExportKey(memory, 4096, key, sizeof(key), 0),
+            ACL_ERROR_INVALID_PARAM)
+      << "the range runs past the allocation";
+  ASSERT_EQ(aclrtIpcMemGetExportKey(memory, 256, key, sizeof(key), 0),
+            ACL_SUCCESS);
+  EXPECT_LT(strlen(key), sizeof(key));
+  void *imported = nullptr;
+  EXPECT_EQ(aclrtIpcMemImportByKey(&imported, key, 0), ACL_ERROR_INVALID_PARAM)
+      << "pid validation: this process is not allowed yet";
+  int32_t pid = 0;
+  ASSERT_EQ(aclrtDeviceGetBareTgid(&pid), ACL_SUCCESS);
+  ASSERT_EQ(aclrtIpcMemSetImportPid(key, &pid, 1), ACL_SUCCESS);
+  ASSERT_EQ(aclrtIpcMemImportByKey(&imported, key, 0), ACL_SUCCESS);
+  EXPECT_EQ(imported, memory);
+  void *again = nullptr;
+  ASSERT_EQ(aclrtIpcMemImportByKey(&again, key, 0), ACL_SUCCESS);
+  // Two imports and the export: three closes, then the key is gone.
+  EXPECT_EQ(aclrtIpcMemClose(key), ACL_SUCCESS);
+  EXPECT_EQ(aclrtIpcMemClose(key), ACL_SUCCESS);
+  EXPECT_EQ(aclrtIpcMemImportByKey(&again, key, 0), ACL_SUCCESS)
+      << "the export is still open";
+  EXPECT_EQ(aclrtIpcMemClose(key), ACL_SUCCESS);
+  EXPECT_EQ(aclrtIpcMemClose(key), ACL_SUCCESS);
+  EXPECT_EQ(aclrtIpcMemClose(key), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclrtIpcMemImportByKey(&again, key, 0), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclrtIpcMemClose(nullptr), ACL_ERROR_INVALID_PARAM);
+  // Another process's key, and memory freed under its key.
+  EXPECT_EQ(aclrtIpcMemImportByKey(&again, "mssim-ipc-memory-1-1", 0),
+            ACL_ERROR_API_NOT_SUPPORT);
+  ASSERT_EQ(aclrtIpcMemGetExportKey(
+                memory, 256, key, sizeof(key),
+                ACL_RT_IPC_MEM_EXPORT_FLAG_DISABLE_PID_VALIDATION),
+            ACL_SUCCESS);
+  EXPECT_EQ(aclrtFree(memory), ACL_SUCCESS);
+  EXPECT_EQ(aclrtIpcMemImportByKey(&again, key, 0), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclrtIpcMemClose(key), ACL_SUCCESS);
+}

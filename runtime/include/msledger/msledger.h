@@ -229,6 +229,12 @@ MSLEDGER_API int msledger_region_unregister(msledger_heap *heap, void *ptr);
  * interposers and msledger/track.h's wrappers of driver allocations record. */
 MSLEDGER_API msledger_space msledger_driver_space(unsigned long long flag);
 
+/* The handle that names key text `key` (an IPC memory key,
+ * aclrtIpcMemGetExportKey's): the 64-bit FNV-1a hash of its bytes up to its
+ * NUL (at most 4096), never 0; 0 for NULL. What the interposers and
+ * msledger/track.h's wrappers record for a catalog family of keys. */
+MSLEDGER_API uint64_t msledger_key_handle(const char *key);
+
 /* Writes a leak report of what is live now, for every enabled level, to the
  * ledger's log (stderr or log_path), without stopping the process. */
 MSLEDGER_API void msledger_report(void);
