@@ -13,7 +13,8 @@ as utils/simdevice/public_api.py reads them.
 The rule: a function is a lifecycle function when a word of its name, after
 the interface prefix, is one of LIFECYCLE_WORDS -- "aclrtCreateBinary" has
 "create", "acltdtAllocBuf" "alloc", "hi_mpi_vb_destroy_pool" "destroy",
-"HcclCommInitRootInfo" "init", "acltdtEnqueue" "enqueue". Words are split
+"HcclCommInitRootInfo" "init", "acltdtEnqueue" "enqueue",
+"aclrtIpcMemClose" "close". Words are split
 at case changes and underscores; "UnLoad" and "Unload" are both "unload".
 Each lifecycle function must be in CATALOG's functions, or in its
 "not_resources" with the reason it makes or releases nothing a leak checker
@@ -41,7 +42,8 @@ import public_api  # noqa: E402
 
 LIFECYCLE_WORDS = {"create", "destroy", "malloc", "alloc", "free", "init", "finalize",
                    "load", "unload", "register", "unregister", "deregister", "bind", "unbind",
-                   "capture", "release", "enqueue", "dequeue", "open"}
+                   "capture", "release", "enqueue", "dequeue", "open", "import", "close",
+                   "retain"}
 # Interface prefixes, longest first: the words after them are the name's.
 PREFIXES = ("aclrt", "aclmdl", "aclop", "acldvpp", "aclvdec", "aclvenc", "aclprof",
             "acltdt", "aclfv", "aclblas", "aclnn", "acl", "hi_mpi_", "hi_", "Hccl", "hccl")

@@ -204,6 +204,8 @@ public:
         family.implicitReleases.push_back(std::move(implicitRelease));
       }
     }
+    if (!string(*object, "released_as", what, &family.releasedAs, false))
+      return false;
     if (family.nameSpace.empty())
       family.nameSpace = family.name;
     for (const Family &other : families)
@@ -257,7 +259,9 @@ public:
     bool memoryRole = function.role == Role::Alloc ||
                       function.role == Role::Free ||
                       function.role == Role::Access;
-    if (memoryRole != (family->kind == Kind::Memory))
+    // A retain (one more reference) fits either kind.
+    if (function.role != Role::Retain &&
+        memoryRole != (family->kind == Kind::Memory))
       return fail(what + ": role " + role + " does not fit the " +
                   kindName(family->kind) + " family '" + familyName +
                   "' (memory: alloc/free/access, resource: acquire/release)");
@@ -532,11 +536,6 @@ public:
                       {"aclrtStream", "stream"}},
                      2);
     rule.present = true;
-    for (const Function &function : functions)
-      if (function.role == Role::Retain && function.family != rule.family)
-        return fail("function '" + function.name +
-                    "': role retain belongs to the operator rule's family '" +
-                    familyName + "'");
     return true;
   }
 
@@ -671,6 +670,20 @@ public:
                                std::vector<Function> &functions) {
     for (Family &family : families) {
       std::string what = "family '" + family.name + "'";
+      if (!family.releasedAs.empty()) {
+        auto as = std::find_if(
+            families.begin(), families.end(),
+            [&](const Family &f) { return f.name == family.releasedAs; });
+        if (as == families.end() || as->name == family.name ||
+            !as->releasedAs.empty())
+          return fail(what + ": released as \"" + family.releasedAs +
+                      "\", which is not another family released as itself");
+        // Its releases find its handles: the same keys.
+        if (as->level != family.level || as->nameSpace != family.nameSpace)
+          return fail(what + ": released as '" + as->name +
+                      "', whose level and namespace it needs");
+        family.releasedAsIndex = static_cast<int>(as - families.begin());
+      }
       for (ImplicitRelease &release : family.implicitReleases) {
         auto function = std::find_if(
             functions.begin(), functions.end(),
@@ -845,13 +858,6 @@ std::optional<Catalog> Catalog::parse(const std::string &text,
     if (!parser.parseOperators(*operators, catalog, catalog.Operators,
                                catalog.Families, catalog.Functions))
       return std::nullopt;
-  } else {
-    for (const Function &function : catalog.Functions)
-      if (function.role == Role::Retain) {
-        parser.fail("function '" + function.name +
-                    "': role retain needs the operator rule (\"operators\")");
-        return std::nullopt;
-      }
   }
   if (!parser.resolveImplicitReleases(catalog.Families, catalog.Functions))
     return std::nullopt;
@@ -863,11 +869,13 @@ std::optional<Catalog> Catalog::parse(const std::string &text,
     return std::nullopt;
   }
   for (const Family &family : catalog.Families) {
-    bool acquires = false, releases = false;
+    // A family released as another is released by that one's functions.
+    bool acquires = false, releases = !family.releasedAs.empty();
     for (const Function &function : catalog.Functions)
-      if (catalog.Families[function.family].name == family.name &&
-          function.role != Role::Access)
-        (isAcquiring(function.role) ? acquires : releases) = true;
+      if (catalog.Families[function.family].name == family.name) {
+        acquires = acquires || isAcquiring(function.role);
+        releases = releases || isReleasing(function.role);
+      }
     if (!acquires || !releases) {
       parser.fail("family '" + family.name + "' needs at least one " +
                   (acquires ? "releasing" : "acquiring") + " function");
@@ -926,6 +934,12 @@ bool Catalog::merge(const Catalog &addition, const std::string &source,
             source + ": family '" + family.name + "' is already in the catalog";
         return false;
       }
+    if (!family.releasedAs.empty()) {
+      // Registered families (msledger_register_api) do not carry it.
+      *error = source + ": family '" + family.name +
+               "': \"released_as\" is for the built-in catalog only";
+      return false;
+    }
     if (family.handleIsKey) {
       // Registered families (msledger_register_api) do not carry it.
       *error = source + ": family '" + family.name +

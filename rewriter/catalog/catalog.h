@@ -159,6 +159,12 @@ struct Family {
   bool refcounted = false;
   bool handleIsPointer =
       true; // "handle": "address" (default) or "id" (device id, model id)
+  /// "released_as": the family whose releasing functions release this
+  /// one's handles as their own (an imported physical handle, which
+  /// aclrtFreePhysical releases); its index, -1 for none. Built-in catalog
+  /// only.
+  std::string releasedAs;
+  int releasedAsIndex = -1;
   /// "handle": "key": the handle is a key's text, kept as its hash (NULL is
   /// no key, as a NULL pointer is no address). Built-in catalog only.
   bool handleIsKey = false;

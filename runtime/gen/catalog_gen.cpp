@@ -76,7 +76,7 @@ std::string table(const Catalog &catalog, const std::string &source) {
   out << "// MSLEDGER_FAMILY(index, name, display, level, kind, space, "
          "namespace, refcounted, "
          "handleIsPointer, hasHandle, perDevice, operatorHandles, "
-         "handleIsKey)\n";
+         "handleIsKey, releasedAs)\n";
   for (size_t i = 0; i < catalog.families().size(); ++i) {
     const Family &f = catalog.families()[i];
     out << "MSLEDGER_FAMILY(" << i << ", \"" << f.name << "\", \"" << f.display
@@ -89,7 +89,8 @@ std::string table(const Catalog &catalog, const std::string &source) {
         << (f.hasHandle ? "true" : "false") << ", "
         << (f.perDevice() ? "true" : "false") << ", "
         << (f.operatorHandles ? "true" : "false") << ", "
-        << (f.handleIsKey ? "true" : "false") << ")\n";
+        << (f.handleIsKey ? "true" : "false") << ", " << f.releasedAsIndex
+        << ")\n";
   }
   out << "// MSLEDGER_IMPLICIT_RELEASE(family, function, perDevice)\n";
   for (size_t i = 0; i < catalog.families().size(); ++i)

@@ -136,6 +136,7 @@ enum aclrtMemAttr : unsigned {};
 enum aclrtMemLocationType : unsigned {};
 enum aclrtMemAllocationType : unsigned {};
 enum aclrtMemHandleType : unsigned {};
+enum aclrtMemSharedHandleType : unsigned {};
 
 typedef struct aclrtMemLocation {
   uint32_t id;

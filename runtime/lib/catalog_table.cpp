@@ -35,7 +35,7 @@ static_assert(kBuiltInFamilies <= kMaxCatalogFamilies &&
 FamilyInfo Families[kMaxCatalogFamilies] = {
 #define MSLEDGER_FAMILY(index, name, display, level, kind, space, nameSpace,   \
                         refcounted, pointer, hasHandle, perDevice,             \
-                        operatorHandles, handleIsKey)                          \
+                        operatorHandles, handleIsKey, releasedAs)              \
   {name,                                                                       \
    display,                                                                    \
    level,                                                                      \
@@ -47,7 +47,8 @@ FamilyInfo Families[kMaxCatalogFamilies] = {
    hasHandle,                                                                  \
    perDevice,                                                                  \
    operatorHandles,                                                            \
-   handleIsKey},
+   handleIsKey,                                                                \
+   releasedAs},
 #include "catalog_table.inc"
 };
 const size_t kFamilyCount = kBuiltInFamilies;
@@ -176,7 +177,8 @@ int registerApi(const ApiDescription &d) {
                    d.hasHandle,
                    /*perDevice=*/false,
                    /*operatorHandles=*/false,
-                   /*handleIsKey=*/false};
+                   /*handleIsKey=*/false,
+                   /*releasedAs=*/-1};
     family = static_cast<int>(kFamilyCount + families);
     FamilyTotal.store(families + 1, std::memory_order_release);
   }

@@ -41,6 +41,9 @@ struct FamilyInfo {
   // Handles are keys (text), named by their hash (msledger_key_handle):
   // reports write "key 0x...".
   bool handleIsKey;
+  // The family whose releases release this one's handles as their own
+  // (catalog "released_as"); -1 for none.
+  int16_t releasedAs;
 };
 
 /// The operator rule's entries (catalog.h: OperatorRule): the API index of

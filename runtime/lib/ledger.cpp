@@ -189,6 +189,15 @@ void Ledger::acquire(unsigned api, uint64_t handle, uint64_t size, Space space,
     journalAcquire(level, packed, serial);
   if (__builtin_expect(Expected.ledger != nullptr, 0) && space == Space::GM)
     noteWorkspace(level, key, size);
+  // A key handed out again: the references of what it named are gone.
+  if (__builtin_expect(LiveReferences.load(std::memory_order_relaxed), 0)) {
+    std::lock_guard<std::mutex> lock(RetainedMutex);
+    auto found = References[level].find(key);
+    if (found != References[level].end()) {
+      LiveReferences.fetch_sub(found->second, std::memory_order_relaxed);
+      References[level].erase(found);
+    }
+  }
 }
 
 void Ledger::journalAcquire(int level, const PackedRecord &packed,
@@ -208,6 +217,7 @@ void Ledger::beginRelease(unsigned api, uint64_t handle,
   pending->api = api;
   pending->handle = handle;
   pending->key = key;
+  pending->reference = false;
   pending->event.api = static_cast<uint16_t>(api);
   pending->event.thread = SerialClock::threadIndex();
   pending->event.site = Sites.intern(site);
@@ -222,6 +232,14 @@ void Ledger::beginRelease(unsigned api, uint64_t handle,
   // a mismatched release of them.
   if (isNullPointer(familyOf(api), handle)) {
     pending->taken = RecordTable::TakeResult::NotFound;
+    pending->event.serial = Clock.serialAtLeast(0);
+    return;
+  }
+  // One of the references retain() added is what this release ends.
+  if (__builtin_expect(LiveReferences.load(std::memory_order_relaxed), 0) &&
+      dropReference(route & kRouteLevel, key)) {
+    pending->reference = true;
+    pending->taken = RecordTable::TakeResult::Dereferenced;
     pending->event.serial = Clock.serialAtLeast(0);
     return;
   }
@@ -284,15 +302,41 @@ void Ledger::noteWorkspace(int level, uint64_t key, uint64_t size) {
 
 void Ledger::retain(unsigned api, uint64_t handle) {
   uint64_t key;
-  if (!trackedRoute(api, handle, &key))
+  uint32_t route = trackedRoute(api, handle, &key);
+  if (!route)
     return;
-  // Only a live executor is marked: one msledger did not see made is
+  // Only a live handle is retained: one msledger did not see made is
   // nothing to keep.
+  int level = route & kRouteLevel;
   Record record;
-  if (!Tables[static_cast<int>(familyOf(api).level)].find(key, &record))
+  if (!Tables[level].find(key, &record))
     return;
   std::lock_guard<std::mutex> lock(RetainedMutex);
-  Retained.insert(key);
+  if (route & kRouteRetainable) {
+    Retained.insert(key);
+    return;
+  }
+  ++References[level][key];
+  LiveReferences.fetch_add(1, std::memory_order_relaxed);
+}
+
+bool Ledger::dropReference(int level, uint64_t key) {
+  std::lock_guard<std::mutex> lock(RetainedMutex);
+  auto found = References[level].find(key);
+  if (found == References[level].end())
+    return false;
+  if (--found->second == 0)
+    References[level].erase(found);
+  LiveReferences.fetch_sub(1, std::memory_order_relaxed);
+  return true;
+}
+
+void Ledger::settleReference(const PendingRelease &pending, bool succeeded) {
+  if (succeeded)
+    return;
+  std::lock_guard<std::mutex> lock(RetainedMutex);
+  ++References[static_cast<int>(familyOf(pending.api).level)][pending.key];
+  LiveReferences.fetch_add(1, std::memory_order_relaxed);
 }
 
 void Ledger::consume(unsigned api, uint64_t handle, const msledger_site *site) {

@@ -97,6 +97,7 @@ struct PendingRelease {
   ReleaseEvent event;
   RecordTable::TakeResult taken;
   bool releasesOthers; // the API releases others implicitly (catalog)
+  bool reference;      // it drops a reference retain() added, not the record
   PackedRecord record; // as found; read only when taken is not NotFound
 };
 
@@ -126,11 +127,15 @@ public:
   /// Before the real release: takes the record out (see RecordTable::take).
   void beginRelease(unsigned api, uint64_t handle, const msledger_site *site,
                     PendingRelease *pending);
-  /// The operator rule (catalog.h): retain() marks a live executor as
-  /// repeatable; consume() is an operator's phase 2, which releases an
-  /// executor unless it was retained (whatever the call's outcome: the real
-  /// framework destroys it either way). A release of the family forgets the
-  /// mark.
+  /// A retain (catalog role "retain") of a live handle. The operator rule
+  /// (catalog.h): it marks an executor repeatable; consume() is an
+  /// operator's phase 2, which releases an executor unless it was retained
+  /// (whatever the call's outcome: the real framework destroys it either
+  /// way), and a release of the family forgets the mark. Any other family:
+  /// one more reference (aclrtMemRetainAllocationHandle), which the next
+  /// release drops instead of the record; neither is journaled (the record
+  /// is live in the journal while it is here). A handle the ledger has no
+  /// record of is left alone.
   void retain(unsigned api, uint64_t handle);
   /// An operator's phase 1 (`api`, the rule's) succeeded at `site`: it made
   /// `executor` (0: none), acquired, and asked for `workspaceSize` bytes of
@@ -151,6 +156,10 @@ public:
     if (!pending.active)
       return;
     pending.active = false;
+    if (__builtin_expect(pending.reference, 0)) {
+      settleReference(pending, succeeded);
+      return;
+    }
     if (succeeded && pending.taken == RecordTable::TakeResult::Taken &&
         !pending.releasesOthers && releasesOwnFamily(pending)) {
       if (Journal_.active())
@@ -205,16 +214,23 @@ private:
   void journalAcquire(int level, const PackedRecord &packed, uint64_t serial);
   void journalRelease(const PendingRelease &pending);
   /// Whether the record a release found (taken is not NotFound) was
-  /// acquired in the releasing API's family.
+  /// acquired in the releasing API's family, or in one released as it.
   static bool releasesOwnFamily(const PendingRelease &pending) {
-    return apiInfo(RecordTable::apiOf(pending.record)).family ==
-           apiInfo(pending.api).family;
+    unsigned acquired = apiInfo(RecordTable::apiOf(pending.record)).family;
+    unsigned releasing = apiInfo(pending.api).family;
+    return acquired == releasing ||
+           familyInfo(acquired).releasedAs == static_cast<int>(releasing);
   }
   /// endRelease() but for its common case: a failed release undone, the
   /// journal, implicit releases and errors.
   void settleRelease(const PendingRelease &pending, bool succeeded);
   /// After a successful release: what the call releases without naming it.
   void releaseImplicitly(const PendingRelease &pending);
+  /// A release that dropped a reference (retain()): restored if the call
+  /// failed.
+  void settleReference(const PendingRelease &pending, bool succeeded);
+  /// Drops one of `key`'s references at `level`, if it has any.
+  bool dropReference(int level, uint64_t key);
   // What an event of an API needs of the catalog and the options, worked
   // out at its first event and kept in one word (Routes): the level of its
   // family (kRouteLevel), whether that level is tracked, whether its
@@ -272,6 +288,12 @@ private:
   std::unordered_set<uint64_t> Retained;
   std::unordered_map<uint64_t, uint32_t> Workspaces[2];
   std::atomic<uint64_t> LiveWorkspaces{0};
+  // The references retain() added to live handles outside the operator
+  // rule's family, per level: key -> their count; looked at by releases
+  // and acquisitions only while LiveReferences (their total) is not 0.
+  // Under RetainedMutex.
+  std::unordered_map<uint64_t, uint32_t> References[2];
+  std::atomic<uint64_t> LiveReferences{0};
   /// A workspace-sized allocation at `level`: tagged if the thread expects
   /// one of that size.
   void noteWorkspace(int level, uint64_t key, uint64_t size);

@@ -1015,6 +1015,77 @@ TEST(Catalog, TheOperatorRuleCoversEveryOperatorByNameAndParameters) {
   EXPECT_EQ(rule.operatorOf("aclnnAdd"), "aclnnAdd");
 }
 
+// A retain outside the operator rule's family is one more reference to a
+// live handle (aclrtMemRetainAllocationHandle), of either kind of family;
+// it neither acquires nor releases.
+TEST(Catalog, ARetainIsOneMoreReference) {
+  std::string error;
+  std::optional<Catalog> catalog = Catalog::parse(
+      withRelease(
+          R"json({"signature": "aclError aclrtDestroyStream(aclrtStream stream)",
+                  "role": "release", "family": "stream",
+                  "handle": {"from": "param", "param": "stream"}, "success": {"equals": 0}},
+                 {"signature": "aclError aclrtKeep(aclrtStream *stream)",
+                  "role": "retain", "family": "stream",
+                  "handle": {"from": "out", "param": "stream"}, "success": {"equals": 0}})json"),
+      "test.json", &error);
+  ASSERT_TRUE(catalog) << error;
+  EXPECT_EQ(catalog->findFunction("aclrtKeep")->role, Role::Retain);
+  EXPECT_TRUE(mentions(
+      parseError(withRelease(
+          R"json({"signature": "aclError aclrtKeep(aclrtStream stream)",
+                  "role": "retain", "family": "stream",
+                  "handle": {"from": "param", "param": "stream"}, "success": {"equals": 0}})json")),
+      "family 'stream' needs at least one releasing function"));
+}
+
+// An imported handle is released by the releases of the family it is
+// imported into (aclrtFreePhysical of aclrtMemImportFromShareableHandle's).
+TEST(Catalog, AFamilyMayBeReleasedAsAnother) {
+  auto imports = [](const std::string &importFamily) {
+    return R"json({"version": 1, "families": [
+        {"name": "physical", "level": "cann", "kind": "memory", "space": "GM",
+         "display": "physical device memory", "namespace": "physical"},
+        )json" +
+           importFamily + R"json(], "functions": [
+        {"signature": "aclError aclrtMallocPhysical(aclrtDrvMemHandle *handle, size_t size, const aclrtPhysicalMemProp *prop, uint64_t flags)",
+         "role": "alloc", "family": "physical", "handle": {"from": "out", "param": "handle"},
+         "size": {"param": "size"}, "success": {"equals": 0}},
+        {"signature": "aclError aclrtFreePhysical(aclrtDrvMemHandle handle)", "role": "free",
+         "family": "physical", "handle": {"from": "param", "param": "handle"},
+         "success": {"equals": 0}},
+        {"signature": "aclError aclrtMemImportFromShareableHandle(uint64_t shareableHandle, int32_t deviceId, aclrtDrvMemHandle *handle)",
+         "role": "acquire", "family": "import", "handle": {"from": "out", "param": "handle"},
+         "success": {"equals": 0}}]})json";
+  };
+  std::string error;
+  std::optional<Catalog> catalog = Catalog::parse(
+      imports(R"json({"name": "import", "level": "cann", "kind": "resource",
+          "display": "imported physical memory", "namespace": "physical",
+          "released_as": "physical"})json"),
+      "test.json", &error);
+  ASSERT_TRUE(catalog) << error;
+  EXPECT_EQ(catalog->families()[1].releasedAsIndex, 0);
+  EXPECT_EQ(catalog->families()[0].releasedAsIndex, -1);
+  EXPECT_TRUE(mentions(
+      parseError(
+          imports(R"json({"name": "import", "level": "cann", "kind": "resource",
+          "display": "imported", "namespace": "other", "released_as": "physical"})json")),
+      "released as 'physical', whose level and namespace it needs"));
+  EXPECT_TRUE(mentions(
+      parseError(
+          imports(R"json({"name": "import", "level": "cann", "kind": "resource",
+          "display": "imported", "namespace": "physical", "released_as": "import"})json")),
+      "which is not another family released as itself"));
+  EXPECT_TRUE(mentions(
+      parseError(
+          imports(R"json({"name": "import", "level": "cann", "kind": "resource",
+          "display": "imported", "namespace": "physical"})json")),
+      "family 'import' needs at least one releasing function"));
+  EXPECT_TRUE(mentions(mergeError(*catalog),
+                       "\"released_as\" is for the built-in catalog only"));
+}
+
 TEST(Catalog, TheOperatorRuleIsCheckedAndBuiltInOnly) {
   EXPECT_TRUE(mentions(parseError(withOperators(
                            R"json({"family": "nope", "prefix": "acl",
@@ -1023,13 +1094,6 @@ TEST(Catalog, TheOperatorRuleIsCheckedAndBuiltInOnly) {
   EXPECT_TRUE(
       mentions(parseError(withOperators(R"json({"family": "executor"})json")),
                "missing \"prefix\""));
-  // A retain needs the rule.
-  EXPECT_TRUE(mentions(
-      parseError(withRelease(
-          R"json({"signature": "aclError aclrtKeep(aclrtStream stream)",
-                  "role": "retain", "family": "stream",
-                  "handle": {"from": "param", "param": "stream"}, "success": {"equals": 0}})json")),
-      "role retain needs the operator rule"));
   std::string error;
   std::optional<Catalog> rule =
       Catalog::parse(withOperators(kRule), "test.json", &error);

@@ -35,6 +35,7 @@ TEST(CatalogTable, MatchesTheCatalogFile) {
     EXPECT_EQ(Families[i].perDevice, family.perDevice());
     EXPECT_EQ(Families[i].operatorHandles, family.operatorHandles);
     EXPECT_EQ(Families[i].handleIsKey, family.handleIsKey);
+    EXPECT_EQ(Families[i].releasedAs, family.releasedAsIndex);
   }
   size_t implicit = 0;
   for (size_t i = 0; i < kFamilyCount; ++i)

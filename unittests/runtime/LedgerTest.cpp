@@ -492,3 +492,48 @@ TEST_F(LedgerTest, ANewExecutorAtARetainedAddressIsNotRetained) {
   ledger.consume(run, 0x9000, &phase1);
   EXPECT_FALSE(live(Level::Cann, prepare, 0x9000));
 }
+
+// aclrtMemRetainAllocationHandle: each retain is one more aclrtFreePhysical,
+// dropped before the record; a failed release keeps its reference; a
+// handle never recorded is not retained; an import is released by
+// aclrtFreePhysical as its own family's.
+TEST_F(LedgerTest, ARetainIsOneMoreReleaseOfTheRecord) {
+  const uint64_t handle = 0x5000;
+  ledger.acquire(api("aclrtMallocPhysical"), handle, 2 << 20, Space::GM,
+                 nullptr);
+  ledger.retain(api("aclrtMemRetainAllocationHandle"), handle);
+  ledger.retain(api("aclrtMemRetainAllocationHandle"), handle);
+  uint64_t errors = ledger.errorCount();
+  release("aclrtFreePhysical", handle, true);
+  release("aclrtFreePhysical", handle, false); // refused: still held
+  release("aclrtFreePhysical", handle, true);
+  EXPECT_TRUE(live(Level::Cann, api("aclrtMallocPhysical"), handle))
+      << "two retains dropped, the allocation's own reference left";
+  release("aclrtFreePhysical", handle, true);
+  EXPECT_FALSE(live(Level::Cann, api("aclrtMallocPhysical"), handle));
+  EXPECT_EQ(ledger.errorCount(), errors);
+  release("aclrtFreePhysical", handle, true);
+  EXPECT_EQ(lastError().kind, ErrorKind::DoubleRelease);
+
+  // Nothing recorded: nothing retained, so the release is illegal.
+  ledger.retain(api("aclrtMemRetainAllocationHandle"), 0x6000);
+  release("aclrtFreePhysical", 0x6000, true);
+  EXPECT_EQ(lastError().kind, ErrorKind::IllegalRelease);
+
+  // A key handed out again has none of its former references.
+  ledger.acquire(api("aclrtMallocPhysical"), 0x7000, 2 << 20, Space::GM,
+                 nullptr);
+  ledger.retain(api("aclrtMemRetainAllocationHandle"), 0x7000);
+  ledger.acquire(api("aclrtMallocPhysical"), 0x7000, 2 << 20, Space::GM,
+                 nullptr);
+  release("aclrtFreePhysical", 0x7000, true);
+  EXPECT_FALSE(live(Level::Cann, api("aclrtMallocPhysical"), 0x7000));
+
+  errors = ledger.errorCount();
+  ledger.acquire(api("aclrtMemImportFromShareableHandle"), 0x8000, 0,
+                 Space::None, nullptr);
+  release("aclrtFreePhysical", 0x8000, true);
+  EXPECT_FALSE(
+      live(Level::Cann, api("aclrtMemImportFromShareableHandle"), 0x8000));
+  EXPECT_EQ(ledger.errorCount(), errors) << "released as physical memory";
+}

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <csignal>
 #include <cstring>
 #include <set>
@@ -285,7 +287,6 @@ TEST(DriverApi, ReservedAddressesMapPhysicalMemory) {
   EXPECT_EQ(drvMemcpy(dv(back), sizeof(back), dv(va), sizeof(text)),
             DRV_ERROR_NONE);
   EXPECT_STREQ(back, text);
-  EXPECT_EQ(halMemRelease(handle), DRV_ERROR_BUSY) << "still mapped";
   EXPECT_EQ(halMemAddressFree(va), DRV_ERROR_BUSY) << "still mapped";
   EXPECT_EQ(halMemUnmap(va), DRV_ERROR_NONE);
   EXPECT_EQ(halMemUnmap(va), DRV_ERROR_INVALID_VALUE);
@@ -294,6 +295,80 @@ TEST(DriverApi, ReservedAddressesMapPhysicalMemory) {
   EXPECT_EQ(freeBytes(0), before);
   EXPECT_EQ(halMemAddressFree(va), DRV_ERROR_NONE);
   EXPECT_EQ(halMemAddressFree(va), DRV_ERROR_INVALID_VALUE);
+}
+
+// A handle's references, as hicann/driver counts them (svm_vmm.c: "create
+// and import is 1, map and retain +1, unmap and release -1"): released
+// while mapped, the memory stays until the unmap; a retain is one more
+// release; an import shares the exporter's memory, which lives while the
+// import does.
+TEST(DriverApi, PhysicalMemoryIsReferenceCounted) {
+  const size_t granule = 2 << 20;
+  void *va = nullptr;
+  ASSERT_EQ(halMemAddressReserve(&va, 2 * granule, 0, nullptr, 0),
+            DRV_ERROR_NONE);
+  drv_mem_prop prop = {};
+  prop.side = MEM_DEV_SIDE;
+  uint64_t before = freeBytes(0);
+  drv_mem_handle_t *handle = nullptr, *retained = nullptr;
+  ASSERT_EQ(halMemCreate(&handle, granule, &prop, 0), DRV_ERROR_NONE);
+  ASSERT_EQ(halMemMap(va, granule, 0, handle, 0), DRV_ERROR_NONE);
+  EXPECT_EQ(halMemRetainAllocationHandle(&retained, nullptr),
+            DRV_ERROR_INVALID_VALUE);
+  EXPECT_EQ(halMemRetainAllocationHandle(&retained,
+                                         static_cast<char *>(va) + granule),
+            DRV_ERROR_PARA_ERROR)
+      << "not mapped";
+  ASSERT_EQ(
+      halMemRetainAllocationHandle(&retained, static_cast<char *>(va) + 100),
+      DRV_ERROR_NONE);
+  EXPECT_EQ(retained, handle) << "the handle the mapping stands on";
+  EXPECT_EQ(halMemRelease(handle), DRV_ERROR_NONE);
+  EXPECT_EQ(halMemRelease(handle), DRV_ERROR_NONE) << "the retain's";
+  EXPECT_EQ(halMemRelease(handle), DRV_ERROR_INVALID_HANDLE);
+  EXPECT_EQ(before - freeBytes(0), granule) << "mapped still";
+  EXPECT_EQ(halMemUnmap(va), DRV_ERROR_NONE);
+  EXPECT_EQ(freeBytes(0), before);
+
+  // Exported once; imported by an allowed process (this one).
+  drv_mem_handle_t *imported = nullptr;
+  uint64_t shareable = 0;
+  ASSERT_EQ(halMemCreate(&handle, granule, &prop, 0), DRV_ERROR_NONE);
+  EXPECT_EQ(halMemExportToShareableHandle(handle, MEM_HANDLE_TYPE_FABRIC, 0,
+                                          &shareable),
+            DRV_ERROR_INVALID_VALUE);
+  ASSERT_EQ(halMemExportToShareableHandle(handle, MEM_HANDLE_TYPE_NONE, 0,
+                                          &shareable),
+            DRV_ERROR_NONE);
+  EXPECT_EQ(shareable >> 32, static_cast<uint64_t>(getpid()));
+  uint64_t again = 0;
+  EXPECT_EQ(
+      halMemExportToShareableHandle(handle, MEM_HANDLE_TYPE_NONE, 0, &again),
+      DRV_ERROR_INVALID_VALUE)
+      << "exported once";
+  EXPECT_EQ(halMemImportFromShareableHandle(shareable, 0, &imported),
+            DRV_ERROR_OPER_NOT_PERMITTED);
+  int pid = getpid();
+  ASSERT_EQ(halMemSetPidToShareableHandle(shareable, &pid, 1), DRV_ERROR_NONE);
+  ASSERT_EQ(halMemImportFromShareableHandle(shareable, 0, &imported),
+            DRV_ERROR_NONE);
+  EXPECT_NE(imported, handle);
+  EXPECT_EQ(halMemImportFromShareableHandle(1ULL << 32 | 1, 0, &imported),
+            DRV_ERROR_NOT_SUPPORT)
+      << "another process's (pid 1)";
+  EXPECT_EQ(halMemRelease(handle), DRV_ERROR_NONE);
+  EXPECT_EQ(before - freeBytes(0), granule) << "the import holds it";
+  ASSERT_EQ(halMemMap(va, granule, 0, imported, 0), DRV_ERROR_NONE);
+  const char text[] = "shared";
+  EXPECT_EQ(drvMemcpy(dv(va), granule, dv(text), sizeof(text)), DRV_ERROR_NONE);
+  EXPECT_EQ(halMemRelease(imported), DRV_ERROR_NONE);
+  EXPECT_EQ(halMemRelease(imported), DRV_ERROR_INVALID_HANDLE);
+  EXPECT_EQ(halMemUnmap(va), DRV_ERROR_NONE);
+  EXPECT_EQ(freeBytes(0), before);
+  EXPECT_EQ(halMemImportFromShareableHandle(shareable, 0, &imported),
+            DRV_ERROR_INVALID_VALUE)
+      << "its memory is gone";
+  EXPECT_EQ(halMemAddressFree(va), DRV_ERROR_NONE);
 }
 
 TEST(DriverApi, ReservationHonoursHintAndAlignment) {

@@ -325,9 +325,6 @@ aclrtMallocPhysical(aclrtDrvMemHandle *handle, size_t size,
 
 ACL_FUNC_VISIBILITY aclError aclrtFreePhysical(aclrtDrvMemHandle handle) {
   drvError_t error = halMemRelease(static_cast<drv_mem_handle_t *>(handle));
-  if (error == DRV_ERROR_BUSY)
-    return fail(ACL_ERROR_RT_MEMORY_FREE, "aclrtFreePhysical",
-                "the memory is still mapped");
   if (error != DRV_ERROR_NONE)
     return fail(ACL_ERROR_INVALID_PARAM, "aclrtFreePhysical",
                 "handle " + hexAddress(handle) +
@@ -354,6 +351,81 @@ ACL_FUNC_VISIBILITY aclError aclrtUnmapMem(void *virPtr) {
   if (halMemUnmap(virPtr) != DRV_ERROR_NONE)
     return fail(ACL_ERROR_INVALID_PARAM, "aclrtUnmapMem",
                 hexAddress(virPtr) + " is not mapped");
+  return ACL_SUCCESS;
+}
+
+// A handle's references, as the real driver counts them (hal/driver.h): a
+// retain is one more aclrtFreePhysical, and memory released while mapped
+// stays until it is unmapped. Shared memory: exported once, from the handle
+// that made it; imported in this process only (another's is not simulated).
+ACL_FUNC_VISIBILITY aclError
+aclrtMemRetainAllocationHandle(void *virPtr, aclrtDrvMemHandle *handle) {
+  const char *api = "aclrtMemRetainAllocationHandle";
+  if (!virPtr || !handle)
+    return fail(ACL_ERROR_INVALID_PARAM, api, "virPtr or handle is null");
+  drv_mem_handle_t *retained = nullptr;
+  drvError_t error = halMemRetainAllocationHandle(&retained, virPtr);
+  if (error != DRV_ERROR_NONE)
+    return fail(fromDriver(error), api,
+                hexAddress(virPtr) + " is not mapped physical memory");
+  *handle = retained;
+  return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtMemExportToShareableHandle(
+    aclrtDrvMemHandle handle, aclrtMemHandleType handleType, uint64_t flags,
+    uint64_t *shareableHandle) {
+  const char *api = "aclrtMemExportToShareableHandle";
+  if (!handle || !shareableHandle || handleType != ACL_MEM_HANDLE_TYPE_NONE)
+    return fail(ACL_ERROR_INVALID_PARAM, api,
+                "need a handle, an output and ACL_MEM_HANDLE_TYPE_NONE");
+  if (flags & ~ACL_RT_VMM_EXPORT_FLAG_DISABLE_PID_VALIDATION)
+    return fail(ACL_ERROR_INVALID_PARAM, api,
+                "unknown flags " + std::to_string(flags));
+  drvError_t error = halMemExportToShareableHandle(
+      static_cast<drv_mem_handle_t *>(handle), MEM_HANDLE_TYPE_NONE, flags,
+      shareableHandle);
+  if (error != DRV_ERROR_NONE)
+    return fail(fromDriver(error), api,
+                "handle " + hexAddress(handle) +
+                    " is not physical memory this process made, or it was "
+                    "exported before");
+  return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtMemSetPidToShareableHandle(
+    uint64_t shareableHandle, int32_t *pid, size_t pidNum) {
+  const char *api = "aclrtMemSetPidToShareableHandle";
+  if (!pid || pidNum == 0 || pidNum > 65535)
+    return fail(ACL_ERROR_INVALID_PARAM, api, "need 1 to 65535 pids");
+  drvError_t error = halMemSetPidToShareableHandle(
+      shareableHandle, pid, static_cast<uint32_t>(pidNum));
+  if (error != DRV_ERROR_NONE)
+    return fail(fromDriver(error), api,
+                "not a shareable handle this process exported");
+  return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtMemImportFromShareableHandle(
+    uint64_t shareableHandle, int32_t deviceId, aclrtDrvMemHandle *handle) {
+  const char *api = "aclrtMemImportFromShareableHandle";
+  if (!handle || deviceId < 0)
+    return fail(ACL_ERROR_INVALID_PARAM, api, "handle is null, or no device");
+  drv_mem_handle_t *imported = nullptr;
+  drvError_t error = halMemImportFromShareableHandle(
+      shareableHandle, static_cast<uint32_t>(deviceId), &imported);
+  if (error == DRV_ERROR_NOT_SUPPORT)
+    return fail(ACL_ERROR_API_NOT_SUPPORT, api,
+                "not simulated: physical memory of another process (pid " +
+                    std::to_string(shareableHandle >> 32) + ")");
+  if (error == DRV_ERROR_OPER_NOT_PERMITTED)
+    return fail(ACL_ERROR_RT_NO_PERMISSION, api,
+                "this process is not allowed to import the handle "
+                "(aclrtMemSetPidToShareableHandle)");
+  if (error != DRV_ERROR_NONE)
+    return fail(fromDriver(error), api,
+                "not an exported shareable handle, or not a device");
+  *handle = imported;
   return ACL_SUCCESS;
 }
 

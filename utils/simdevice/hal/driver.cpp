@@ -258,6 +258,15 @@ drvError_t Driver::addressReserve(void **ptr, size_t size, size_t alignment,
   return DRV_ERROR_NONE;
 }
 
+std::map<uintptr_t, Driver::VaMapping>::iterator
+Driver::mappingAt(Device &device, uintptr_t address) {
+  auto it = device.mappings.upper_bound(address);
+  if (it == device.mappings.begin())
+    return device.mappings.end();
+  --it;
+  return address - it->first < it->second.size ? it : device.mappings.end();
+}
+
 drvError_t Driver::addressFree(void *ptr) {
   std::lock_guard<std::mutex> lock(Mutex);
   uintptr_t start = reinterpret_cast<uintptr_t>(ptr);
@@ -292,22 +301,111 @@ drvError_t Driver::memCreate(drv_mem_handle_t **handle, size_t size,
   device->blocks.emplace(*offset, HeapBlock{size, device->heap.roundUp(size),
                                             BlockKind::Physical});
   Registry->add(device->id, device->heap.roundUp(size));
-  auto object = std::make_unique<drv_mem_handle>(
-      drv_mem_handle{device->id, *offset, size, 0});
+  auto object = std::make_unique<drv_mem_handle>();
+  object->device = device->id;
+  object->heapOffset = *offset;
+  object->size = size;
   *handle = object.get();
   Handles.emplace(object.get(), std::move(object));
   return DRV_ERROR_NONE;
 }
 
+bool Driver::isHeld(drv_mem_handle *handle) const {
+  auto it = Handles.find(handle);
+  return it != Handles.end() && it->second->holders > 0;
+}
+
+void Driver::destroyIfUnused(drv_mem_handle *handle) {
+  if (handle->holders || handle->mappings || handle->imports)
+    return;
+  drv_mem_handle *source = handle->source;
+  if (source)
+    --source->imports;
+  else
+    releaseBlock(*Devices[handle->device], handle->heapOffset);
+  if (handle->shareable)
+    Shareables.erase(handle->shareable);
+  Handles.erase(handle);
+  if (source)
+    destroyIfUnused(source);
+}
+
 drvError_t Driver::memRelease(drv_mem_handle_t *handle) {
   std::lock_guard<std::mutex> lock(Mutex);
-  auto it = Handles.find(handle);
-  if (it == Handles.end())
+  if (!isHeld(handle))
     return DRV_ERROR_INVALID_HANDLE;
-  if (handle->mappings)
-    return DRV_ERROR_BUSY;
-  releaseBlock(*Devices[handle->device], handle->heapOffset);
-  Handles.erase(it);
+  --handle->holders;
+  destroyIfUnused(handle);
+  return DRV_ERROR_NONE;
+}
+
+drvError_t Driver::memRetain(drv_mem_handle_t **handle, void *ptr) {
+  if (!handle || !ptr)
+    return DRV_ERROR_INVALID_VALUE;
+  std::lock_guard<std::mutex> lock(Mutex);
+  uintptr_t start = reinterpret_cast<uintptr_t>(ptr);
+  Device *device = deviceOf(start);
+  if (!device)
+    return DRV_ERROR_PARA_ERROR;
+  // Any address of a mapping, as the driver's documentation has it.
+  auto it = mappingAt(*device, start);
+  if (it == device->mappings.end() || !it->second.physical)
+    return DRV_ERROR_PARA_ERROR;
+  ++it->second.physical->holders;
+  *handle = it->second.physical;
+  return DRV_ERROR_NONE;
+}
+
+drvError_t Driver::memExport(drv_mem_handle_t *handle, drv_mem_handle_type type,
+                             uint64_t flags, uint64_t *shareable) {
+  if (!shareable || type != MEM_HANDLE_TYPE_NONE || (flags & ~1ULL))
+    return DRV_ERROR_INVALID_VALUE;
+  std::lock_guard<std::mutex> lock(Mutex);
+  // Memory is exported once, from the handle that made it.
+  if (!isHeld(handle) || handle->source || handle->shareable)
+    return DRV_ERROR_INVALID_VALUE;
+  handle->shareable = (static_cast<uint64_t>(getpid()) << 32) | ++NextShareable;
+  handle->validatePid = !(flags & 1ULL); // the DISABLE_PID_VALIDATION flag
+  Shareables.emplace(handle->shareable, handle);
+  *shareable = handle->shareable;
+  return DRV_ERROR_NONE;
+}
+
+drvError_t Driver::memSetPid(uint64_t shareable, const int *pids,
+                             uint32_t count) {
+  if (!pids || count == 0)
+    return DRV_ERROR_INVALID_VALUE;
+  std::lock_guard<std::mutex> lock(Mutex);
+  auto it = Shareables.find(shareable);
+  if (it == Shareables.end())
+    return DRV_ERROR_INVALID_VALUE;
+  it->second->allowed.insert(pids, pids + count);
+  return DRV_ERROR_NONE;
+}
+
+drvError_t Driver::memImport(uint64_t shareable, uint32_t device,
+                             drv_mem_handle_t **handle) {
+  if (!handle)
+    return DRV_ERROR_INVALID_VALUE;
+  // Another process's memory: not simulated (a process's device memory is
+  // its own).
+  if ((shareable >> 32) != static_cast<uint64_t>(getpid()))
+    return DRV_ERROR_NOT_SUPPORT;
+  std::lock_guard<std::mutex> lock(Mutex);
+  auto it = Shareables.find(shareable);
+  if (device >= Config.deviceCount || it == Shareables.end())
+    return DRV_ERROR_INVALID_VALUE;
+  drv_mem_handle *source = it->second;
+  if (source->validatePid && !source->allowed.count(getpid()))
+    return DRV_ERROR_OPER_NOT_PERMITTED;
+  auto object = std::make_unique<drv_mem_handle>();
+  object->device = source->device;
+  object->heapOffset = source->heapOffset;
+  object->size = source->size;
+  object->source = source;
+  ++source->imports;
+  *handle = object.get();
+  Handles.emplace(object.get(), std::move(object));
   return DRV_ERROR_NONE;
 }
 
@@ -315,12 +413,14 @@ drvError_t Driver::memMap(void *ptr, size_t size, size_t offset,
                           drv_mem_handle_t *handle, uint64_t flag) {
   (void)flag;
   std::lock_guard<std::mutex> lock(Mutex);
-  if (!Handles.count(handle))
+  if (!isHeld(handle))
     return DRV_ERROR_INVALID_HANDLE;
   uintptr_t start = reinterpret_cast<uintptr_t>(ptr);
   Device *device = deviceOf(start);
-  if (!device || size == 0 || offset + size > handle->size ||
-      offset + size < offset)
+  // Mapped in its own device's address window: the bytes are that
+  // device's.
+  if (!device || device->id != handle->device || size == 0 ||
+      offset + size > handle->size || offset + size < offset)
     return DRV_ERROR_INVALID_VALUE;
   auto reservation = device->reservations.upper_bound(start);
   if (reservation == device->reservations.begin())
@@ -350,8 +450,10 @@ drvError_t Driver::memUnmap(void *ptr) {
   auto it = device->mappings.find(start);
   if (it == device->mappings.end() || !it->second.physical)
     return DRV_ERROR_INVALID_VALUE;
-  --it->second.physical->mappings;
+  drv_mem_handle *physical = it->second.physical;
+  --physical->mappings;
   device->mappings.erase(it);
+  destroyIfUnused(physical);
   return DRV_ERROR_NONE;
 }
 
@@ -460,12 +562,11 @@ uint8_t *Driver::resolve(uintptr_t address, size_t length, drvError_t *error) {
       return nullptr;
     return device->shadow + offset;
   }
-  auto it = device->mappings.upper_bound(address);
-  if (it == device->mappings.begin())
+  auto it = mappingAt(*device, address);
+  if (it == device->mappings.end())
     return nullptr;
-  --it;
   uint64_t within = address - it->first;
-  if (within >= it->second.size || length > it->second.size - within)
+  if (length > it->second.size - within)
     return nullptr;
   if (!it->second.physical)
     return static_cast<uint8_t *>(it->second.host) + within;

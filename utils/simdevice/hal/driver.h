@@ -28,14 +28,27 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <unordered_map>
 
+/// Physical memory (halMemCreate), or an import of another handle's
+/// (halMemImportFromShareableHandle). As the real driver counts it, a handle
+/// lives while it has holders (its creation or import, and each
+/// halMemRetainAllocationHandle; each halMemRelease drops one), mappings or
+/// imports: released while mapped, its memory stays until the last unmap.
+/// Without holders it is no handle of the application's any more.
 struct drv_mem_handle {
   uint32_t device;
-  uint64_t heapOffset;
+  uint64_t heapOffset; // an import's: its source's
   uint64_t size;
-  uint32_t mappings;
+  uint32_t mappings = 0;
+  uint32_t holders = 1;
+  drv_mem_handle *source = nullptr; // an import's: whose memory it is
+  uint32_t imports = 0;             // live imports of this handle
+  uint64_t shareable = 0;           // its export's, 0 if not exported
+  bool validatePid = true;          // whether imports need the pid allowed
+  std::set<int> allowed;            // halMemSetPidToShareableHandle's pids
 };
 
 namespace mssim {
@@ -69,6 +82,12 @@ public:
   drvError_t memMap(void *ptr, size_t size, size_t offset,
                     drv_mem_handle_t *handle, uint64_t flag);
   drvError_t memUnmap(void *ptr);
+  drvError_t memRetain(drv_mem_handle_t **handle, void *ptr);
+  drvError_t memExport(drv_mem_handle_t *handle, drv_mem_handle_type type,
+                       uint64_t flags, uint64_t *shareable);
+  drvError_t memSetPid(uint64_t shareable, const int *pids, uint32_t count);
+  drvError_t memImport(uint64_t shareable, uint32_t device,
+                       drv_mem_handle_t **handle);
   drvError_t hostRegister(void *src, uint64_t size, uint32_t flag,
                           uint32_t device, void **dst);
   drvError_t hostUnregister(void *src, uint32_t device);
@@ -120,6 +139,9 @@ private:
   Driver();
   Device *openDevice(uint32_t id, drvError_t *error);
   Device *deviceOf(uintptr_t address);
+  /// The mapping of `device` that holds `address`, or its mappings' end().
+  std::map<uintptr_t, VaMapping>::iterator mappingAt(Device &device,
+                                                     uintptr_t address);
   /// Host view of [address, address + length), or null with *error set:
   /// when the range wraps around the address space, when device memory does
   /// not lie inside one live block or mapping, or when host memory
@@ -138,6 +160,15 @@ private:
   std::map<uintptr_t, HostRegistration>
       HostRegistrations; // host start -> registration
   std::unordered_map<drv_mem_handle *, std::unique_ptr<drv_mem_handle>> Handles;
+  /// Exported handles by their shareable handle (the exporting pid in the
+  /// high 32 bits, a count in the low).
+  std::map<uint64_t, drv_mem_handle *> Shareables;
+  uint32_t NextShareable = 0;
+  /// A handle of the application's: known and held.
+  bool isHeld(drv_mem_handle *handle) const;
+  /// Frees `handle` (and its source's memory, for an import) once nothing
+  /// holds, maps or imports it.
+  void destroyIfUnused(drv_mem_handle *handle);
   std::unique_ptr<ProcessRegistry> Registry;
 };
 

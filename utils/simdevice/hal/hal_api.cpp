@@ -62,6 +62,29 @@ DLLEXPORT drvError_t halMemUnmap(void *ptr) {
   return Driver::instance().memUnmap(ptr);
 }
 
+DLLEXPORT drvError_t halMemRetainAllocationHandle(drv_mem_handle_t **handle,
+                                                  void *ptr) {
+  return Driver::instance().memRetain(handle, ptr);
+}
+
+DLLEXPORT drvError_t halMemExportToShareableHandle(
+    drv_mem_handle_t *handle, drv_mem_handle_type handle_type, uint64_t flags,
+    uint64_t *shareable_handle) {
+  return Driver::instance().memExport(handle, handle_type, flags,
+                                      shareable_handle);
+}
+
+DLLEXPORT drvError_t halMemImportFromShareableHandle(
+    uint64_t shareable_handle, uint32_t devid, drv_mem_handle_t **handle) {
+  return Driver::instance().memImport(shareable_handle, devid, handle);
+}
+
+DLLEXPORT drvError_t halMemSetPidToShareableHandle(uint64_t shareable_handle,
+                                                   int pid[],
+                                                   uint32_t pid_num) {
+  return Driver::instance().memSetPid(shareable_handle, pid, pid_num);
+}
+
 DLLEXPORT drvError_t halHostRegister(void *srcPtr, UINT64 size, UINT32 flag,
                                      UINT32 devid, void **dstPtr) {
   return Driver::instance().hostRegister(srcPtr, size, flag, devid, dstPtr);

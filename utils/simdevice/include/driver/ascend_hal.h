@@ -33,6 +33,7 @@ typedef enum tagDrvError {
   DRV_ERROR_REPEATED_USERD = 12,
   DRV_ERROR_BUSY = 13,
   DRV_ERROR_NO_RESOURCES = 14,
+  DRV_ERROR_OPER_NOT_PERMITTED = 46,
   DRV_ERROR_NOT_SUPPORT = 0xfffe
 } drvError_t;
 
@@ -163,6 +164,16 @@ DLLEXPORT drvError_t halMemRelease(drv_mem_handle_t *handle);
 DLLEXPORT drvError_t halMemMap(void *ptr, size_t size, size_t offset,
                                drv_mem_handle_t *handle, uint64_t flag);
 DLLEXPORT drvError_t halMemUnmap(void *ptr);
+DLLEXPORT drvError_t halMemRetainAllocationHandle(drv_mem_handle_t **handle,
+                                                  void *ptr);
+DLLEXPORT drvError_t halMemExportToShareableHandle(
+    drv_mem_handle_t *handle, drv_mem_handle_type handle_type, uint64_t flags,
+    uint64_t *shareable_handle);
+DLLEXPORT drvError_t halMemImportFromShareableHandle(uint64_t shareable_handle,
+                                                     uint32_t devid,
+                                                     drv_mem_handle_t **handle);
+DLLEXPORT drvError_t halMemSetPidToShareableHandle(uint64_t shareable_handle,
+                                                   int pid[], uint32_t pid_num);
 
 DLLEXPORT drvError_t halHostRegister(void *srcPtr, UINT64 size, UINT32 flag,
                                      UINT32 devid, void **dstPtr);
