@@ -49,17 +49,15 @@ int reportCommand(int argc, char **argv) {
   if (line.operands.size() != 1)
     badUsage("msledger report takes one journal file");
   std::string path = line.operands[0], error;
-  std::optional<std::string> bytes = readAll(path);
-  if (!bytes)
-    return 1;
   request.sarif = !findings.sarifPath.empty();
   request.projectRoot = absoluteDirectory(findings.projectRoot);
   JournalContents contents;
   JournalReportResult result;
-  if (!readJournal(*bytes, &contents, &error) ||
+  if (!readJournalFile(path, &contents, &error) ||
       !journalReport(contents, path, request, &result, &error)) {
-    fprintf(stderr, "msledger: %s%s\n",
-            error.rfind(path, 0) == 0 ? "" : (path + ": ").c_str(),
+    bool named =
+        error.rfind(path, 0) == 0 || error.rfind("cannot read ", 0) == 0;
+    fprintf(stderr, "msledger: %s%s\n", named ? "" : (path + ": ").c_str(),
             error.c_str());
     return 1;
   }

@@ -54,12 +54,11 @@ int timelineCommand(int argc, char **argv) {
     title = "Live memory, " + source;
     xLabel = "seconds since the ledger started";
   } else {
-    std::optional<std::string> bytes = readAll(source);
-    if (!bytes)
-      return 1;
     JournalContents contents;
-    if (!readJournal(*bytes, &contents, &error)) {
-      fprintf(stderr, "msledger: %s: %s\n", source.c_str(), error.c_str());
+    if (!readJournalFile(source, &contents, &error)) {
+      bool named = error.rfind("cannot read ", 0) == 0;
+      fprintf(stderr, "msledger: %s%s\n", named ? "" : (source + ": ").c_str(),
+              error.c_str());
       return 1;
     }
     if (!journalReadable(contents, source, &error)) {

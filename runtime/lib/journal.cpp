@@ -446,16 +446,17 @@ void Journal::exited() {
 
 namespace {
 
-/// Checks the header of journal `bytes` into out->header; *dataOffset gets
-/// where its units start. False with *error set if it is not one we read.
-bool readJournalHeader(const std::string &bytes, JournalContents *out,
-                       uint64_t *dataOffset, std::string *error) {
-  if (bytes.size() < sizeof(JournalHeader) ||
-      memcmp(bytes.data(), "MSLJRNL1", 8) != 0) {
+/// Checks the header of a journal of `fileSize` bytes, whose first
+/// `headBytes` are at `head`, into out->header; *dataOffset gets where its
+/// units start. False with *error set if it is not one we read.
+bool readJournalHeader(const char *head, uint64_t headBytes, uint64_t fileSize,
+                       JournalContents *out, uint64_t *dataOffset,
+                       std::string *error) {
+  if (headBytes < sizeof(JournalHeader) || memcmp(head, "MSLJRNL1", 8) != 0) {
     *error = "not an msledger journal";
     return false;
   }
-  memcpy(&out->header, bytes.data(), sizeof(JournalHeader));
+  memcpy(&out->header, head, sizeof(JournalHeader));
   // Version 1 had its units right after the header.
   *dataOffset =
       out->header.version == 1 ? sizeof(JournalHeader) : out->header.dataOffset;
@@ -474,10 +475,10 @@ bool readJournalHeader(const std::string &bytes, JournalContents *out,
   // A header that does not fit the file would read as "0 events, nothing
   // was live": a plausible answer, and a wrong one. A file cut short after
   // its first units is a truncated journal, read as far as it goes.
-  if (*dataOffset >= bytes.size()) {
+  if (*dataOffset >= fileSize) {
     *error = "a corrupt or truncated journal: its units start at offset " +
              std::to_string(*dataOffset) + ", past the end of the file (" +
-             std::to_string(bytes.size()) + " bytes)";
+             std::to_string(fileSize) + " bytes)";
     return false;
   }
   if (out->header.capacityUnits == 0 ||
@@ -551,30 +552,134 @@ void readJournalBlock(const JournalUnit *all, uint64_t begin, uint64_t end,
   }
 }
 
+/// The records of `units` units (whole blocks but perhaps the last) at
+/// `all`, the journal's from a block's start.
+void readJournalBlocks(const JournalUnit *all, uint64_t units,
+                       JournalContents *out) {
+  for (uint64_t block = 0; block * kBlockUnits < units; ++block)
+    readJournalBlock(all, block * kBlockUnits,
+                     std::min(units, (block + 1) * kBlockUnits), out);
+}
+
+/// The units a journal of `fileSize` bytes holds, from `dataOffset`: its
+/// capacity, or fewer in a file cut short (out->truncated).
+uint64_t unitsHeld(uint64_t fileSize, uint64_t dataOffset,
+                   JournalContents *out) {
+  uint64_t available = (fileSize - dataOffset) / 32;
+  out->truncated = available < out->header.capacityUnits;
+  return std::min(out->header.capacityUnits, available);
+}
+
+/// Puts the events in serial order. Stable: the records one implicit
+/// release took out share its serial, and stay in the order it wrote them
+/// (the order they were acquired).
+void orderEvents(JournalContents *out) {
+  std::stable_sort(
+      out->events.begin(), out->events.end(),
+      [](const JournalContents::Event &a, const JournalContents::Event &b) {
+        return a.serial < b.serial;
+      });
+}
+
+/// pread() of `bytes` bytes at `offset`, all of them; false on an error
+/// (errno says it) or an early end (the file shrank: errno 0).
+bool readFully(int fd, void *into, uint64_t bytes, uint64_t offset) {
+  auto *at = static_cast<char *>(into);
+  while (bytes) {
+    ssize_t n = pread(fd, at, bytes, static_cast<off_t>(offset));
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n == 0)
+      errno = 0;
+    if (n <= 0)
+      return false;
+    at += n;
+    offset += static_cast<uint64_t>(n);
+    bytes -= static_cast<uint64_t>(n);
+  }
+  return true;
+}
+
 } // namespace
 
 bool readJournal(const std::string &bytes, JournalContents *out,
                  std::string *error) {
   *out = JournalContents();
   uint64_t dataOffset = 0;
-  if (!readJournalHeader(bytes, out, &dataOffset, error))
+  if (!readJournalHeader(bytes.data(), bytes.size(), bytes.size(), out,
+                         &dataOffset, error))
     return false;
-  uint64_t available = (bytes.size() - dataOffset) / 32;
-  uint64_t units = std::min(out->header.capacityUnits, available);
-  out->truncated = available < out->header.capacityUnits;
-  const auto *all =
-      units ? reinterpret_cast<const JournalUnit *>(bytes.data() + dataOffset)
-            : nullptr;
-  for (uint64_t block = 0; block * kBlockUnits < units; ++block)
-    readJournalBlock(all, block * kBlockUnits,
-                     std::min(units, (block + 1) * kBlockUnits), out);
-  // Stable: the records one implicit release took out share its serial,
-  // and stay in the order it wrote them (the order they were acquired).
-  std::stable_sort(
-      out->events.begin(), out->events.end(),
-      [](const JournalContents::Event &a, const JournalContents::Event &b) {
-        return a.serial < b.serial;
-      });
+  uint64_t units = unitsHeld(bytes.size(), dataOffset, out);
+  if (units)
+    readJournalBlocks(
+        reinterpret_cast<const JournalUnit *>(bytes.data() + dataOffset), units,
+        out);
+  orderEvents(out);
+  return true;
+}
+
+bool readJournalFile(const std::string &path, JournalContents *out,
+                     std::string *error) {
+  *out = JournalContents();
+  struct stat st;
+  int fd = -1;
+  auto cannot = [&](const char *why) {
+    *error = "cannot read " + path + ": " + why;
+    if (fd >= 0)
+      close(fd);
+    return false;
+  };
+  // Not a device or FIFO: opening some acts, reading others never ends.
+  if (stat(path.c_str(), &st) != 0)
+    return cannot(strerror(errno));
+  if (S_ISREG(st.st_mode))
+    fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (S_ISREG(st.st_mode) && (fd < 0 || fstat(fd, &st) != 0))
+    return cannot(strerror(errno));
+  if (!S_ISREG(st.st_mode))
+    return cannot(S_ISDIR(st.st_mode) ? strerror(EISDIR)
+                                      : "not a regular file");
+  uint64_t size = static_cast<uint64_t>(st.st_size);
+  std::string head(std::min<uint64_t>(size, sizeof(JournalHeader)), '\0');
+  if (!readFully(fd, head.data(), head.size(), 0))
+    return cannot(errno ? strerror(errno) : "it shrank while read");
+  uint64_t dataOffset = 0;
+  if (!readJournalHeader(head.data(), head.size(), size, out, &dataOffset,
+                         error)) {
+    close(fd);
+    return false;
+  }
+  uint64_t end = dataOffset + unitsHeld(size, dataOffset, out) * 32;
+  // Only the file's data: the blocks no writer took were never written, and
+  // are holes of a sparse file (or the few reserved ahead of the writers).
+  // Read whole blocks around each run of data, a chunk at a time.
+  const uint64_t blockBytes = kBlockUnits * 32;
+  std::vector<JournalUnit> chunk(kReadChunkBlocks * kBlockUnits);
+  for (uint64_t at = dataOffset; at < end;) {
+    off_t data = lseek(fd, static_cast<off_t>(at), SEEK_DATA);
+    off_t hole = data < 0 ? -1 : lseek(fd, data, SEEK_HOLE);
+    if (data < 0 && errno == ENXIO)
+      break;                    // nothing but holes from here
+    if (data < 0 || hole < 0) { // no SEEK_DATA here: read it all
+      data = static_cast<off_t>(at);
+      hole = static_cast<off_t>(end);
+    }
+    uint64_t first = dataOffset + (static_cast<uint64_t>(data) - dataOffset) /
+                                      blockBytes * blockBytes;
+    uint64_t last = std::min(end, dataOffset + (static_cast<uint64_t>(hole) -
+                                                dataOffset + blockBytes - 1) /
+                                                   blockBytes * blockBytes);
+    for (uint64_t offset = first; offset < last;) {
+      uint64_t bytes = std::min<uint64_t>(chunk.size() * 32, last - offset);
+      if (!readFully(fd, chunk.data(), bytes, offset))
+        return cannot(errno ? strerror(errno) : "it shrank while read");
+      readJournalBlocks(chunk.data(), bytes / 32, out);
+      offset += bytes;
+    }
+    at = std::max(last, first + blockBytes);
+  }
+  close(fd);
+  orderEvents(out);
   return true;
 }
 

@@ -47,6 +47,7 @@ constexpr uint32_t kJournalVersion = 3;
 constexpr uint64_t kMaxJournalUnits = (uint64_t(INT32_MAX) << 20) / 32;
 constexpr uint32_t kJournalDataOffset = 4096; // the header's page
 constexpr unsigned kBlockUnits = 128;         // 4 KiB
+constexpr unsigned kReadChunkBlocks = 256;    // 1 MiB a read
 constexpr uint8_t kCommitted = 0xC5;
 
 struct JournalHeader {
@@ -217,6 +218,14 @@ struct JournalContents {
 /// Parses journal bytes. False with *error set if they are not a journal.
 bool readJournal(const std::string &bytes, JournalContents *out,
                  std::string *error);
+/// Reads the journal at `path` as readJournal() reads its bytes, in time
+/// and memory in proportion to what it holds, not to its size: only the
+/// file's data is read (lseek's SEEK_DATA and SEEK_HOLE skip the blocks no
+/// writer took; a filesystem without them is read whole), kReadChunkBlocks
+/// blocks at a time. False with *error set: "cannot read PATH: why", or
+/// readJournal()'s.
+bool readJournalFile(const std::string &path, JournalContents *out,
+                     std::string *error);
 
 } // namespace msledger
 

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <sstream>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/vfs.h>
 #include <unistd.h>
 
@@ -286,4 +287,101 @@ TEST(Journal, WritersAskForPrefaultAtEachChunkAndItRunsAhead) {
   // Ahead, not over the whole file. (Reserving a step of the file may bring
   // its pages in too, so what was resident before prefault() says nothing.)
   EXPECT_LT(journal.residentBytes(256 << 20), 256u << 20);
+}
+
+namespace {
+
+/// `contents` as a comparable text: events, sites and chains.
+std::string described(const JournalContents &contents) {
+  std::ostringstream out;
+  for (const JournalContents::Event &e : contents.events)
+    out << int(e.type) << ' ' << e.level << ' ' << e.api << ' ' << e.site << ' '
+        << e.serial << ' ' << e.key << ' ' << e.size << '\n';
+  for (const auto &[id, site] : contents.sites)
+    out << "site " << id << ' ' << site.file << ':' << site.line << '\n';
+  for (const auto &[id, chain] : contents.chains)
+    out << "chain " << id << ' ' << chain.size() << '\n';
+  out << "skipped " << contents.skipped << " truncated " << contents.truncated
+      << " exited " << contents.header.exited;
+  return out.str();
+}
+
+/// The data (not hole) bytes of the file at `path`.
+uint64_t allocatedBytes(const std::string &path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0 ? uint64_t(st.st_blocks) * 512 : 0;
+}
+
+} // namespace
+
+// Reading a journal from its file reads what it holds, not what it could
+// hold: the blocks no writer took are holes, skipped. It reads back what
+// the bytes read whole give, from a journal declared 64 MiB, from one
+// whose records lie far apart (a block of its own written past holes),
+// and from one cut short; a path that is no journal says why.
+TEST(Journal, AFileReadsWhatItHoldsAsItsBytesDo) {
+  std::string path =
+      "/tmp/msledger-journal-file-" + std::to_string(getpid()) + ".journal";
+  Journal journal;
+  std::string error;
+  ASSERT_TRUE(journal.open(path, 64 << 20, 1, kJournalCannLevel, &error))
+      << error;
+  static const msledger_site site = {"svc.cpp",     40,     3, 9,
+                                     "aclrtMalloc", "serve"};
+  journal.site(3, &site);
+  for (uint64_t i = 0; i < 1000; ++i) {
+    Record record;
+    record.key = 0x124080000000 + i * 0x1000;
+    record.size = 64;
+    record.serial = 2 * i;
+    record.site = 3;
+    record.api = static_cast<uint16_t>(apiIndex("aclrtMalloc"));
+    journal.acquire(1, record);
+    if (i % 3)
+      journal.release(1, record.key, 2 * i + 1, apiIndex("aclrtFree"), 3,
+                      false);
+  }
+  journal.exited();
+  JournalContents fromFile, fromBytes;
+  ASSERT_TRUE(readJournalFile(path, &fromFile, &error)) << error;
+  ASSERT_TRUE(readJournal(contentsOf(path), &fromBytes, &error)) << error;
+  EXPECT_EQ(fromFile.events.size(), 1000u + 666u);
+  EXPECT_EQ(described(fromFile), described(fromBytes));
+  EXPECT_LT(allocatedBytes(path), 16u << 20)
+      << "the test needs a sparse journal to mean anything";
+
+  // A record far past the others, with holes between: the site's, a
+  // committed record of its own, copied 40 MiB on.
+  std::string far = contentsOf(path);
+  uint64_t dataOffset = fromBytes.header.dataOffset;
+  uint64_t farOffset = dataOffset + (40ULL << 20);
+  std::string farPath = path + ".far";
+  {
+    std::ofstream out(farPath, std::ios::binary);
+    out.write(far.data(), static_cast<std::streamsize>(dataOffset + 32 * 4));
+    out.seekp(static_cast<std::streamoff>(farOffset));
+    out.write(far.data() + dataOffset, 32 * 4);
+  }
+  ASSERT_EQ(truncate(farPath.c_str(), static_cast<off_t>(far.size())), 0);
+  ASSERT_TRUE(readJournalFile(farPath, &fromFile, &error)) << error;
+  ASSERT_TRUE(readJournal(contentsOf(farPath), &fromBytes, &error)) << error;
+  EXPECT_EQ(described(fromFile), described(fromBytes));
+
+  // Cut short, inside a block.
+  ASSERT_EQ(truncate(farPath.c_str(), static_cast<off_t>(dataOffset + 32 * 3)),
+            0);
+  ASSERT_TRUE(readJournalFile(farPath, &fromFile, &error)) << error;
+  ASSERT_TRUE(readJournal(contentsOf(farPath), &fromBytes, &error)) << error;
+  EXPECT_TRUE(fromFile.truncated);
+  EXPECT_EQ(described(fromFile), described(fromBytes));
+
+  EXPECT_FALSE(readJournalFile(path + ".none", &fromFile, &error));
+  EXPECT_EQ(error, "cannot read " + path + ".none: No such file or directory");
+  EXPECT_FALSE(readJournalFile("/tmp", &fromFile, &error));
+  EXPECT_EQ(error, "cannot read /tmp: Is a directory");
+  ASSERT_EQ(truncate(farPath.c_str(), 7), 0);
+  EXPECT_FALSE(readJournalFile(farPath, &fromFile, &error));
+  EXPECT_EQ(error, "not an msledger journal");
+  unlink(farPath.c_str());
+  unlink(path.c_str());
 }
