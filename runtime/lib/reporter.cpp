@@ -16,7 +16,8 @@
 namespace msledger {
 
 Reporter::Reporter(const Options &options)
-    : Opts(options), ProjectRoot(absoluteDirectory(options.project_root)) {}
+    : Opts(options), ProjectRoot(absoluteDirectory(options.project_root)),
+      Retention(static_cast<size_t>(options.snapshot_keep)) {}
 
 bool Reporter::loadSuppressions(std::string *error) {
   return Opts.suppressions.empty() ||
@@ -77,6 +78,8 @@ void Reporter::forkParent() {
 void Reporter::forkChild() {
   forkParent();
   ForkParentPid = getppid();
+  // Its snapshots are its own: the parent's are not its to remove.
+  Retention.clear();
   // Announced at its first event (forkedChildStarts).
   StartJsonPath.clear();
 }
@@ -140,6 +143,18 @@ void Reporter::reportNow() {
     write(text);
 }
 
+namespace {
+
+/// "/snapshot-NNNNNN.json", the file of snapshot `sequence` in its folder.
+std::string snapshotName(uint64_t sequence) {
+  char name[64];
+  snprintf(name, sizeof name, "/snapshot-%06llu.json",
+           static_cast<unsigned long long>(sequence));
+  return name;
+}
+
+} // namespace
+
 void Reporter::writeSnapshot() {
   std::vector<Record> live[2] = {Ledger_->liveRecords(Level::Device),
                                  Ledger_->liveRecords(Level::Cann)};
@@ -147,16 +162,23 @@ void Reporter::writeSnapshot() {
   std::string text = formatSnapshot(reportInput(), live, sequence);
   std::string dir = expandPath(Opts.snapshot_dir, getpid(), processRank());
   makeDirectories(dir);
-  char name[64];
-  snprintf(name, sizeof name, "/snapshot-%06llu.json",
-           static_cast<unsigned long long>(sequence));
-  std::string path = dir + name;
+  std::string path = dir + snapshotName(sequence);
   // Said once, with the path: a directory that cannot be made fails every
   // interval alike.
-  if (!writeOutputFile(path, text, /*durable=*/false) &&
-      !SnapshotFailed.exchange(true))
-    write("msledger: cannot write the snapshot " + printable(path) + ": " +
-          strerror(errno) + " (later snapshots that fail are not named)\n");
+  if (!writeOutputFile(path, text, /*durable=*/false)) {
+    if (!SnapshotFailed.exchange(true))
+      write("msledger: cannot write the snapshot " + printable(path) + ": " +
+            strerror(errno) + " (later snapshots that fail are not named)\n");
+    return;
+  }
+  // Bounded: the ones retention lets go are removed.
+  std::lock_guard<std::mutex> lock(SnapshotMutex);
+  if (dir != SnapshotDir) {
+    Retention.clear();
+    SnapshotDir = dir;
+  }
+  for (uint64_t old : Retention.written(sequence))
+    unlink((dir + snapshotName(old)).c_str());
 }
 
 void Reporter::finish() {

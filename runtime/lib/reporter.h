@@ -35,6 +35,7 @@
 #include "ledger.h"
 #include "output.h"
 #include "report.h"
+#include "snapshot_retention.h"
 #include "suppressions.h"
 
 #include <atomic>
@@ -101,7 +102,12 @@ private:
   std::string ProjectRoot; // absolute: project_root, or the start's directory
   std::atomic<uint64_t> SnapshotSequence{0};
   std::atomic<bool> SnapshotFailed{false}; // said once
-  int ForkParentPid = 0;                   // in a forked child: the parent's
+  // The snapshots this process wrote and keeps (snapshot_keep), in
+  // SnapshotDir; the monitor's, under SnapshotMutex.
+  std::mutex SnapshotMutex;
+  SnapshotRetention Retention;
+  std::string SnapshotDir;
+  int ForkParentPid = 0;     // in a forked child: the parent's
   std::string StartJsonPath; // the JSON report written at the start, and
   WrittenFile StartJson;     // what was written there
   std::atomic<bool> Finished{false};
