@@ -4,6 +4,8 @@
 #include "catalog_table.h"
 #include "sarif.h"
 
+#include <algorithm>
+
 namespace msledger {
 
 Record JournalLive::record() const {
@@ -166,6 +168,9 @@ bool journalReport(const JournalContents &contents, const std::string &path,
                  (level == 0 ? kJournalDeviceLevel : kJournalCannLevel)) != 0
               : !byLevel[level].empty();
   what.noteImplicit = !implicitIsLeak;
+  PrintBudget budget{request.printLimit > 0,
+                     static_cast<uint64_t>(std::max(request.printLimit, 0)), 0};
+  what.budget = &budget;
   LeakTotals totals;
   JournalSites sites(contents);
   bool anyLive = !byLevel[0].empty() || !byLevel[1].empty();
@@ -181,6 +186,7 @@ bool journalReport(const JournalContents &contents, const std::string &path,
     out += "\n" + sections;
   if (!anyLive)
     out += "====== Nothing was live.\n";
+  out += formatOmitted(budget, static_cast<uint64_t>(request.printLimit));
   if (request.suppressions)
     out += request.suppressions->formatUsed() +
            request.suppressions->formatUnused();

@@ -79,6 +79,7 @@ struct JournalReportRequest {
   Suppressions *suppressions = nullptr; // leaks it matches are left out
   bool sarif = false;                   // also the SARIF log (sarif.h)
   std::string projectRoot;              // the SARIF log's, absolute
+  int printLimit = 0; // leak blocks printed in full at most; 0: all
 };
 struct JournalReportResult {
   std::string report; // the text, with the suppressions' table if any

@@ -7,6 +7,7 @@
 #include "command_line.h"
 #include "commands.h"
 #include "journal_report.h"
+#include "options.h"
 #include "output.h"
 
 #include <cerrno>
@@ -20,14 +21,16 @@ namespace {
 const char kHelp[] =
     "Usage: msledger report [--exitcode=N] [--suppressions=FILE] "
     "[--sarif=FILE]\n"
-    "                       [--project-root=DIR] JOURNAL\n"
+    "                       [--project-root=DIR] [--print-limit=N] JOURNAL\n"
     "The leak report rebuilt from a journal (--journal=FILE), also of a "
     "process\n"
     "that was killed. --suppressions leaves out the leaks a leak: line "
     "matches;\n"
     "--sarif also writes them as a SARIF 2.1.0 log, its files relative to "
     "DIR\n"
-    "(default: the working directory). Exits N (default 23) when it lists "
+    "(default: the working directory); --print-limit prints at most N leaks "
+    "in full\n"
+    "(the summaries count them all). Exits N (default 23) when it lists "
     "leaks,\n"
     "0 when it lists none, 1 when the journal cannot be read.\n";
 
@@ -37,14 +40,23 @@ int reportCommand(int argc, char **argv) {
   FindingsOptions findings;
   std::vector<std::string> names = FindingsOptions::names();
   names.push_back("--suppressions");
+  names.push_back("--print-limit");
   CommandLine line = readCommandLine(argc, argv, names, kHelp);
   Suppressions suppressions;
   JournalReportRequest request;
   for (const auto &[name, value] : line.options) {
-    if (!findings.take(name, value)) { // --suppressions
-      loadSuppressions(value, &suppressions);
-      request.suppressions = &suppressions;
+    if (findings.take(name, value))
+      continue;
+    if (name == "--print-limit") {
+      // The option's own kind: a run's --print-limit reads it the same way.
+      std::string why;
+      if (!PrintLimit::read(value, &request.printLimit, &why))
+        badUsage("--print-limit expects " + PrintLimit::expects() + ", not '" +
+                 value + "'");
+      continue;
     }
+    loadSuppressions(value, &suppressions); // --suppressions
+    request.suppressions = &suppressions;
   }
   if (line.operands.size() != 1)
     badUsage("msledger report takes one journal file");

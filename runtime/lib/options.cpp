@@ -37,6 +37,7 @@ bool Bounded<Low, High>::read(const std::string &text, int *out,
 template struct Bounded<0, 255>;
 template struct Bounded<0, kMaxChainDepth>;
 template struct Bounded<1, kMaxJournalSizeMb>;
+template struct Bounded<0, 1000000000>;
 template struct Bounded<2, 1000000>;
 
 bool LogLevelKind::read(const std::string &text, LogLevel *out, std::string *) {

@@ -75,6 +75,7 @@ template <int Low, int High> struct Bounded : KeepsItsValue {
 using ExitStatus = Bounded<0, 255>;
 using ChainDepth = Bounded<0, kMaxChainDepth>;
 using JournalMiB = Bounded<1, kMaxJournalSizeMb>;
+using PrintLimit = Bounded<0, 1000000000>;
 using SnapshotCount = Bounded<2, 1000000>;
 
 struct LogLevelKind : KeepsItsValue {

@@ -258,13 +258,16 @@ void appendWorkspaceLine(std::string &out, const SiteTable &sites,
 /// *bytes.
 void appendMemoryLeaks(std::string &out, const SiteTable &sites,
                        const std::vector<const Record *> &memory,
-                       bool groupBySite, uint64_t *bytes) {
+                       bool groupBySite, uint64_t *bytes, PrintBudget &budget) {
   out += "====== ERROR: LeakCheck: detected memory leaks\n\n";
   if (groupBySite) {
     std::vector<Record> folded;
     for (const Record *r : memory)
       folded.push_back(*r);
     for (const Group &g : msledger::groupBySite(folded)) {
+      *bytes += g.bytes;
+      if (!budget.take())
+        continue;
       out += "======    Direct leak of ";
       appendNumber(out, g.bytes);
       out += " byte(s) in ";
@@ -276,10 +279,12 @@ void appendMemoryLeaks(std::string &out, const SiteTable &sites,
       out += '\n';
       appendCallerLines(out, sites, g.site);
       out += '\n';
-      *bytes += g.bytes;
     }
   } else {
     for (const Record *r : memory) {
+      *bytes += r->size;
+      if (!budget.take())
+        continue;
       out += "======    Direct leak of ";
       appendNumber(out, r->size);
       out += " byte(s)\n======      at ";
@@ -293,7 +298,6 @@ void appendMemoryLeaks(std::string &out, const SiteTable &sites,
       appendCallerLines(out, sites, r->site);
       appendWorkspaceLine(out, sites, r->workspaceOf);
       out += '\n';
-      *bytes += r->size;
     }
   }
   out += "====== SUMMARY: ";
@@ -314,11 +318,15 @@ void appendOperator(std::string &out, const FamilyInfo &family,
 
 /// The resource section of a leak report: one block per handle.
 void appendResourceLeaks(std::string &out, const SiteTable &sites,
-                         const std::vector<const Record *> &resources) {
+                         const std::vector<const Record *> &resources,
+                         PrintBudget &budget) {
   out += "====== ERROR: LeakCheck: detected resource leaks\n\n";
   KindCounts kinds;
   for (const Record *r : resources) {
     const FamilyInfo &family = familyOf(r->api);
+    kinds.add(family.display);
+    if (!budget.take())
+      continue;
     out += "======    Leaked ";
     out += family.display;
     appendOperator(out, family, sites.site(r->site));
@@ -334,17 +342,30 @@ void appendResourceLeaks(std::string &out, const SiteTable &sites,
     out += '\n';
     appendCallerLines(out, sites, r->site);
     out += '\n';
-    kinds.add(family.display);
   }
   kinds.appendSummary(out, resources.size(), "leaked");
 }
 
 } // namespace
 
+std::string formatOmitted(const PrintBudget &budget, uint64_t limit) {
+  if (!budget.omitted)
+    return "";
+  std::string out = "====== msledger: ";
+  appendNumber(out, budget.omitted);
+  out += " more finding(s) not printed (--print-limit=";
+  appendNumber(out, limit);
+  out += "); the summaries count them, and the JSON and SARIF reports have "
+         "them all\n";
+  return out;
+}
+
 std::string formatLeaks(const SiteTable &sites, Level level,
                         std::vector<Record> &records, bool groupBySite,
-                        bool includeResources, bool titled,
-                        LeakTotals *totals) {
+                        bool includeResources, bool titled, LeakTotals *totals,
+                        PrintBudget *budget) {
+  PrintBudget unlimited;
+  PrintBudget &print = budget ? *budget : unlimited;
   std::sort(
       records.begin(), records.end(),
       [](const Record &a, const Record &b) { return a.serial < b.serial; });
@@ -364,7 +385,7 @@ std::string formatLeaks(const SiteTable &sites, Level level,
     appendTitle(out, level);
   if (!memory.empty()) {
     uint64_t bytes = 0;
-    appendMemoryLeaks(out, sites, memory, groupBySite, &bytes);
+    appendMemoryLeaks(out, sites, memory, groupBySite, &bytes, print);
     if (totals) {
       totals->bytes += bytes;
       totals->allocations += memory.size();
@@ -373,7 +394,7 @@ std::string formatLeaks(const SiteTable &sites, Level level,
   if (!resources.empty()) {
     if (!memory.empty())
       out += '\n';
-    appendResourceLeaks(out, sites, resources);
+    appendResourceLeaks(out, sites, resources, print);
     if (totals)
       totals->resources += resources.size();
   }
@@ -477,7 +498,7 @@ formatLeakSections(const SiteTable &sites, const LeakSections &what,
       continue;
     std::string section =
         formatLeaks(sites, level, live[index], what.groupBySite,
-                    what.includeResources, titled, totals);
+                    what.includeResources, titled, totals, what.budget);
     if (what.noteImplicit) {
       std::string note = formatImplicitReleases(sites, level, implicit[index],
                                                 titled && section.empty());

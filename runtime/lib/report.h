@@ -60,10 +60,35 @@ extern const char *const kCalledFrom;
 /// timeline): "a.cpp:5 <- b.cpp:9". ASCII, as every report.
 extern const char *const kChainArrow;
 
-/// Sorts `records` by serial and formats the leak sections of `level`.
+/// How many findings a text report may still print in full (print_limit,
+/// compute-sanitizer's --print-limit), and how many it left out: each
+/// error, and each leak block (one per allocation or handle, per site when
+/// grouped), is one. Summaries still count everything; machine-readable
+/// reports are never limited.
+struct PrintBudget {
+  bool limited = false; // false: print everything
+  uint64_t left = 0;
+  uint64_t omitted = 0;
+  /// Takes one finding's place: false if there is none left (then counted).
+  bool take() {
+    if (!limited || left) {
+      left -= limited ? 1 : 0;
+      return true;
+    }
+    ++omitted;
+    return false;
+  }
+};
+/// The line that says what a limited report left out ("" if nothing):
+/// "====== msledger: N more finding(s) not printed (--print-limit=L) ...".
+std::string formatOmitted(const PrintBudget &budget, uint64_t limit);
+
+/// Sorts `records` by serial and formats the leak sections of `level`;
+/// with `budget`, only the blocks it has room for.
 std::string formatLeaks(const SiteTable &sites, Level level,
                         std::vector<Record> &records, bool groupBySite,
-                        bool includeResources, bool titled, LeakTotals *totals);
+                        bool includeResources, bool titled, LeakTotals *totals,
+                        PrintBudget *budget = nullptr);
 /// What is live at `level` now, one line per site (and API and space),
 /// largest first: the on-demand report of a running process.
 std::string formatLive(const ReportInput &input, Level level,
@@ -86,6 +111,7 @@ struct LeakSections {
   bool groupBySite = false;
   bool includeResources = true;
   bool noteImplicit = true;
+  PrintBudget *budget = nullptr; // null: every block
 };
 std::string
 formatLeakSections(const SiteTable &sites, const LeakSections &what,

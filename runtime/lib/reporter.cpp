@@ -6,6 +6,7 @@
 #include "json_io.h"
 #include "sarif.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -17,7 +18,9 @@ namespace msledger {
 
 Reporter::Reporter(const Options &options)
     : Opts(options), ProjectRoot(absoluteDirectory(options.project_root)),
-      Retention(static_cast<size_t>(options.snapshot_keep)) {}
+      Retention(static_cast<size_t>(options.snapshot_keep)),
+      Budget{options.print_limit > 0,
+             static_cast<uint64_t>(std::max(options.print_limit, 0)), 0} {}
 
 bool Reporter::loadSuppressions(std::string *error) {
   return Opts.suppressions.empty() ||
@@ -52,6 +55,12 @@ bool Reporter::error(const ErrorEvent &error) {
                                       : SuppressionKind::Free,
             Ledger_->siteTable(), error.site, error.api, bytes))
       return false;
+  }
+  {
+    // Found and counted either way; printed while the limit lets it.
+    std::lock_guard<std::mutex> lock(BudgetMutex);
+    if (!Budget.take())
+      return true;
   }
   write(formatError(Ledger_->siteTable(), error,
                     Ledger_->tracking(Level::Device) &&
@@ -114,13 +123,15 @@ ReportInput Reporter::reportInput() const {
 }
 
 std::string Reporter::leakReport(std::vector<Record> (&live)[2],
-                                 LeakTotals *totals) const {
+                                 LeakTotals *totals) {
   LeakSections what;
   what.checked[0] = Ledger_->tracking(Level::Device);
   what.checked[1] = Ledger_->tracking(Level::Cann);
   what.groupBySite = Opts.group_by_site;
   what.includeResources = Opts.report_resources;
   what.noteImplicit = Opts.report_resources && !Opts.implicit_release_is_leak;
+  std::lock_guard<std::mutex> lock(BudgetMutex);
+  what.budget = &Budget;
   std::vector<ImplicitReleaseEvent> implicit[2] = {
       Ledger_->implicitReleases(Level::Device),
       Ledger_->implicitReleases(Level::Cann)};
@@ -203,6 +214,13 @@ void Reporter::finish() {
     else if (Opts.log_level == LogLevel::Info)
       write("[msledger] pid " + std::to_string(getpid()) + ": no leaks\n");
   }
+  std::string omitted;
+  {
+    std::lock_guard<std::mutex> lock(BudgetMutex);
+    omitted = formatOmitted(Budget, static_cast<uint64_t>(Opts.print_limit));
+  }
+  if (!omitted.empty())
+    write(omitted);
   std::string suppressed;
   {
     std::lock_guard<std::mutex> lock(SuppressionMutex);

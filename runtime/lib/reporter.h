@@ -89,8 +89,7 @@ private:
   /// "====== msledger: pid N, rank R, PROGRAM" before each report of a
   /// process that is one of a job's; empty otherwise.
   std::string processLabel() const;
-  std::string leakReport(std::vector<Record> (&live)[2],
-                         LeakTotals *totals) const;
+  std::string leakReport(std::vector<Record> (&live)[2], LeakTotals *totals);
 
   const Options Opts;
   Ledger *Ledger_ = nullptr;
@@ -107,6 +106,10 @@ private:
   std::mutex SnapshotMutex;
   SnapshotRetention Retention;
   std::string SnapshotDir;
+  // What the text reports may still print in full (print_limit): the
+  // errors as they happen, then the leak blocks at exit.
+  std::mutex BudgetMutex;
+  PrintBudget Budget;
   int ForkParentPid = 0;     // in a forked child: the parent's
   std::string StartJsonPath; // the JSON report written at the start, and
   WrittenFile StartJson;     // what was written there

@@ -153,3 +153,39 @@ TEST(Report, Errors) {
             "======    the call returned an error\n"
             "\n");
 }
+
+// A print limit leaves blocks out, never totals: memory, resources and
+// grouped sites each take one finding's place.
+TEST(Report, APrintLimitLeavesBlocksOutNotTotals) {
+  Ledger ledger{Options()};
+  std::vector<Record> records = {leak("aclrtMalloc", 0x124080024000, 100, 1),
+                                 leak("aclrtMalloc", 0x124080025000, 200, 2),
+                                 leak("aclrtCreateStream", 0x9000, 0, 3)};
+  PrintBudget budget{true, 1, 0};
+  LeakTotals totals;
+  std::string text = formatLeaks(ledger.siteTable(), Level::Cann, records,
+                                 false, true, false, &totals, &budget);
+  EXPECT_NE(text.find("Direct leak of 100 byte(s)"), std::string::npos);
+  EXPECT_EQ(text.find("Direct leak of 200 byte(s)"), std::string::npos);
+  EXPECT_EQ(text.find("Leaked stream"), std::string::npos);
+  EXPECT_NE(text.find("====== SUMMARY: 300 byte(s) leaked in 2 allocation(s)"),
+            std::string::npos);
+  EXPECT_NE(text.find("====== SUMMARY: 1 resource(s) leaked"),
+            std::string::npos);
+  EXPECT_EQ(totals.bytes, 300u);
+  EXPECT_EQ(budget.omitted, 2u);
+  EXPECT_EQ(formatOmitted(budget, 1),
+            "====== msledger: 2 more finding(s) not printed (--print-limit=1); "
+            "the summaries count them, and the JSON and SARIF reports have "
+            "them all\n");
+  PrintBudget none;
+  EXPECT_TRUE(none.take());
+  EXPECT_EQ(formatOmitted(none, 0), "");
+  // Grouped by site: one block for both buffers.
+  PrintBudget one{true, 1, 0};
+  text = formatLeaks(ledger.siteTable(), Level::Cann, records, true, true,
+                     false, nullptr, &one);
+  EXPECT_NE(text.find("Direct leak of 300 byte(s) in 2 allocation(s)"),
+            std::string::npos);
+  EXPECT_EQ(one.omitted, 1u) << "the stream";
+}
