@@ -17,6 +17,8 @@ packages=(
   # utils/aclnn_examples.py's reference results (Debian's /usr/bin/python3).
   python3-numpy
   libgtest-dev libgmock-dev libbenchmark-dev
+  # The JUnit reports the tests write are validated with xmllint.
+  libxml2-utils
   # Multi-process jobs: lit-tests/examples/hccl-mpirun.test starts ranks with
   # OpenMPI's mpirun.
   openmpi-bin

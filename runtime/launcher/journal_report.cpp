@@ -2,6 +2,7 @@
 #include "journal_report.h"
 
 #include "catalog_table.h"
+#include "junit.h"
 #include "sarif.h"
 
 #include <algorithm>
@@ -191,13 +192,16 @@ bool journalReport(const JournalContents &contents, const std::string &path,
     out += request.suppressions->formatUsed() +
            request.suppressions->formatUnused();
   result->report = out;
-  if (request.sarif) {
-    ReportInput input;
-    input.sites = sites.table();
-    input.pid = static_cast<int>(contents.header.pid);
-    input.startUnixMs = contents.header.startUnixMs;
+  ReportInput input;
+  input.sites = sites.table();
+  input.pid = static_cast<int>(contents.header.pid);
+  input.startUnixMs = contents.header.startUnixMs;
+  for (int level = 0; level < 2; ++level)
+    input.tracked[level] = what.checked[level];
+  if (request.sarif)
     result->sarif = formatSarif(input, byLevel, {}, request.projectRoot);
-  }
+  if (request.junit)
+    result->junit = formatJunit(input, byLevel, {});
   return true;
 }
 

@@ -78,12 +78,14 @@ private:
 struct JournalReportRequest {
   Suppressions *suppressions = nullptr; // leaks it matches are left out
   bool sarif = false;                   // also the SARIF log (sarif.h)
+  bool junit = false;                   // also the JUnit report (junit.h)
   std::string projectRoot;              // the SARIF log's, absolute
   int printLimit = 0; // leak blocks printed in full at most; 0: all
 };
 struct JournalReportResult {
   std::string report; // the text, with the suppressions' table if any
   std::string sarif;
+  std::string junit;
   bool leaked = false;     // it lists leaks (memory or resources)
   bool incomplete = false; // the process did not exit, or the journal was
                            // full: what it lists may not be all

@@ -21,7 +21,8 @@ namespace {
 const char kHelp[] =
     "Usage: msledger report [--exitcode=N] [--suppressions=FILE] "
     "[--sarif=FILE]\n"
-    "                       [--project-root=DIR] [--print-limit=N] JOURNAL\n"
+    "                       [--project-root=DIR] [--print-limit=N] "
+    "[--junit=FILE] JOURNAL\n"
     "The leak report rebuilt from a journal (--journal=FILE), also of a "
     "process\n"
     "that was killed. --suppressions leaves out the leaks a leak: line "
@@ -30,7 +31,9 @@ const char kHelp[] =
     "DIR\n"
     "(default: the working directory); --print-limit prints at most N leaks "
     "in full\n"
-    "(the summaries count them all). Exits N (default 23) when it lists "
+    "(the summaries count them all); --junit also writes them as a JUnit XML "
+    "report.\n"
+    "Exits N (default 23) when it lists "
     "leaks,\n"
     "0 when it lists none, 1 when the journal cannot be read.\n";
 
@@ -41,12 +44,18 @@ int reportCommand(int argc, char **argv) {
   std::vector<std::string> names = FindingsOptions::names();
   names.push_back("--suppressions");
   names.push_back("--print-limit");
+  names.push_back("--junit");
+  std::string junitPath;
   CommandLine line = readCommandLine(argc, argv, names, kHelp);
   Suppressions suppressions;
   JournalReportRequest request;
   for (const auto &[name, value] : line.options) {
     if (findings.take(name, value))
       continue;
+    if (name == "--junit") {
+      junitPath = value;
+      continue;
+    }
     if (name == "--print-limit") {
       // The option's own kind: a run's --print-limit reads it the same way.
       std::string why;
@@ -62,6 +71,7 @@ int reportCommand(int argc, char **argv) {
     badUsage("msledger report takes one journal file");
   std::string path = line.operands[0], error;
   request.sarif = !findings.sarifPath.empty();
+  request.junit = !junitPath.empty();
   request.projectRoot = absoluteDirectory(findings.projectRoot);
   JournalContents contents;
   JournalReportResult result;
@@ -74,6 +84,12 @@ int reportCommand(int argc, char **argv) {
     return 1;
   }
   fwrite(result.report.data(), 1, result.report.size(), stdout);
+  if (request.junit &&
+      !writeOutputFile(junitPath, result.junit, /*durable=*/false)) {
+    fprintf(stderr, "msledger: cannot write the JUnit report %s: %s\n",
+            junitPath.c_str(), strerror(errno));
+    return 1;
+  }
   if (request.sarif &&
       !writeOutputFile(findings.sarifPath, result.sarif, /*durable=*/false)) {
     fprintf(stderr, "msledger: cannot write the SARIF log %s: %s\n",

@@ -4,7 +4,9 @@
 // functions, generated at build time from rewriter/catalog/cann.json (see
 // runtime/gen/catalog_gen.cpp). Indices are those of the catalog file. And
 // how a family's handle keys a record: the handle with its namespace in the
-// top 8 bits; the memory namespace (0) keys by the address itself.
+// top 8 bits; the memory namespace (0) keys by the address itself. A key
+// family's handle is the hash of the key's text (keyHandle); an id numbered
+// per device carries its device above the id (deviceScopedId).
 //
 //===----------------------------------------------------------------------===//
 #ifndef MSLEDGER_RUNTIME_CATALOG_TABLE_H

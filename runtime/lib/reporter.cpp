@@ -4,6 +4,7 @@
 #include "escape.h"
 #include "job.h"
 #include "json_io.h"
+#include "junit.h"
 #include "sarif.h"
 
 #include <algorithm>
@@ -255,6 +256,16 @@ void Reporter::finish() {
       written = false;
       write("msledger: cannot write the SARIF log " + printable(path) + ": " +
             strerror(errno) + "\n");
+    }
+  }
+  if (!Opts.junit_path.empty()) {
+    std::string path = expandPath(Opts.junit_path, getpid(), processRank());
+    if (!writeOutputFile(path,
+                         formatJunit(reportInput(), live, Ledger_->errors()),
+                         /*durable=*/true)) {
+      written = false;
+      write("msledger: cannot write the JUnit report " + printable(path) +
+            ": " + strerror(errno) + "\n");
     }
   }
   writeJobStatus(true,

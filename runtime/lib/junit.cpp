@@ -1,0 +1,149 @@
+//===- junit.cpp - Findings as JUnit test results -------------------------===//
+#include "junit.h"
+
+#include "catalog_table.h"
+#include "escape.h"
+#include "fingerprint.h"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+namespace msledger {
+
+std::string xmlEscape(const std::string &text) {
+  std::string out;
+  out.reserve(text.size());
+  for (unsigned char c : text) {
+    switch (c) {
+    case '&':
+      out += "&amp;";
+      break;
+    case '<':
+      out += "&lt;";
+      break;
+    case '>':
+      out += "&gt;";
+      break;
+    case '"':
+      out += "&quot;";
+      break;
+    case '\'':
+      out += "&apos;";
+      break;
+    default:
+      if (c < 0x20 && c != '\n' && c != '\t' && c != '\r') {
+        static const char kHex[] = "0123456789abcdef";
+        out += "\\x";
+        out += kHex[c >> 4];
+        out += kHex[c & 15];
+      } else {
+        out += static_cast<char>(c);
+      }
+    }
+  }
+  return out;
+}
+
+namespace {
+
+/// One test case: the findings of one kind at one site and level.
+struct Case {
+  uint64_t firstSerial = UINT64_MAX; // the order cases are written in
+  std::string name, className, rule, message, text;
+  std::vector<Record> leaks; // its leaks, formatted together
+  uint64_t count = 0, bytes = 0;
+  bool memory = false;
+};
+
+std::string siteName(const SiteTable &sites, uint32_t site,
+                     const std::string &api) {
+  const msledger_site *s = sites.site(site);
+  if (!s || !s->file)
+    return "<unknown>: " + api;
+  return printable(location(s)) + ": " + api;
+}
+
+} // namespace
+
+std::string formatJunit(const ReportInput &input,
+                        const std::vector<Record> (&live)[2],
+                        const std::vector<ErrorEvent> &errors) {
+  // (level, rule, site, api) -> the case; the API apart: calls of two
+  // APIs that were not rewritten share site 0.
+  std::map<std::tuple<int, std::string, uint32_t, unsigned>, Case> cases;
+  for (int level = 0; level < 2; ++level)
+    for (const Record &record : live[level]) {
+      std::string rule = leakRule(record.api);
+      Case &c = cases[{level, rule, record.site, record.api}];
+      c.memory = familyOf(record.api).kind == Kind::Memory;
+      c.leaks.push_back(record);
+      c.firstSerial = std::min(c.firstSerial, record.serial);
+      ++c.count;
+      c.bytes += c.memory ? record.size : 0;
+      c.rule = rule;
+      c.name = siteName(input.sites, record.site,
+                        calledName(record.api, input.sites.site(record.site)));
+      c.className = std::string("msledger.") +
+                    levelName(static_cast<Level>(level)) + "." + rule;
+    }
+  bool titled = input.tracked[0] && input.tracked[1];
+  for (const ErrorEvent &error : errors) {
+    int level = static_cast<int>(familyOf(error.api).level);
+    std::string rule = errorRule(error.kind);
+    Case &c = cases[{level, rule, error.site, error.api}];
+    c.firstSerial = std::min(c.firstSerial, error.serial);
+    ++c.count;
+    c.rule = rule;
+    c.name = siteName(input.sites, error.site,
+                      calledName(error.api, input.sites.site(error.site)));
+    c.className = std::string("msledger.") +
+                  levelName(static_cast<Level>(level)) + "." + rule;
+    if (c.message.empty())
+      c.message = errorTitle(error, &input.sites);
+    c.text += formatError(input.sites, error, titled);
+  }
+  std::vector<Case *> ordered;
+  for (auto &entry : cases) {
+    Case &c = entry.second;
+    if (!c.leaks.empty()) {
+      int level = std::get<0>(entry.first);
+      c.message =
+          std::to_string(c.count) +
+          (c.memory
+               ? " leak(s) of " + std::to_string(c.bytes) + " byte(s) in all"
+               : std::string(" leaked ") + familyOf(c.leaks[0].api).display);
+      c.text = formatLeaks(input.sites, static_cast<Level>(level), c.leaks,
+                           false, true, false, nullptr);
+    }
+    ordered.push_back(&c);
+  }
+  std::sort(ordered.begin(), ordered.end(), [](const Case *a, const Case *b) {
+    return a->firstSerial < b->firstSerial;
+  });
+
+  std::string suite =
+      "msledger " +
+      printable(input.program.empty() ? "process" : input.program) + " (pid " +
+      std::to_string(input.pid) + ")";
+  size_t tests = ordered.empty() ? 1 : ordered.size();
+  std::string counts = "tests=\"" + std::to_string(tests) + "\" failures=\"" +
+                       std::to_string(ordered.size()) + "\" errors=\"0\"";
+  std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                    "<testsuites name=\"msledger\" " +
+                    counts + ">\n  <testsuite name=\"" + xmlEscape(suite) +
+                    "\" " + counts + " skipped=\"0\">\n";
+  if (ordered.empty())
+    out += "    <testcase name=\"no findings\" classname=\"msledger\"/>\n";
+  for (const Case *c : ordered) {
+    out += "    <testcase name=\"" + xmlEscape(c->name) + "\" classname=\"" +
+           xmlEscape(c->className) + "\">\n      <failure message=\"" +
+           xmlEscape(printable(c->message)) + "\" type=\"" +
+           xmlEscape(c->rule) + "\">" + xmlEscape(c->text) +
+           "</failure>\n    </testcase>\n";
+  }
+  out += "  </testsuite>\n</testsuites>\n";
+  return out;
+}
+
+} // namespace msledger
