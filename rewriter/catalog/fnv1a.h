@@ -4,8 +4,8 @@
 // basis 0xcbf29ce484222325, prime 0x100000001b3: each byte is XORed in,
 // then the hash multiplied by the prime); fnv1a64(bytes, hash) folds the
 // bytes into a running `hash` instead of the offset basis. Every hash the
-// project keeps is this one: a call site's serial (msrewrite's, whose high
-// bits are the hash of the site's file, and that of an msSanitizer
+// project keeps is this one: a call site's serial (msrewrite's, the hash of
+// the site's file, function, callee and ordinal, and that of an msSanitizer
 // swapped-header call), an instrumented file's trailer, a journal's catalog
 // identity. Those outlive the build that made them -- in rewritten sources,
 // journals and test expectations -- so its values never change.

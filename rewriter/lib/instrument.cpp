@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -61,9 +62,29 @@ void assignSerials(const std::string &relativePath,
                             return a.nameOffset == b.nameOffset;
                           }),
               sites.end());
-  uint64_t base = (fnv1a64(relativePath) >> 24) << 24;
-  for (size_t i = 0; i < sites.size(); ++i)
-    sites[i].serial = base | i;
+  // What names a call to a person, not where it is: the file, the
+  // enclosing function, the API and the call's ordinal among that
+  // function's calls of the same API. Lines added or removed, and calls
+  // added elsewhere, leave a site's serial as it was (SARIF fingerprints
+  // and baselines follow findings by it); an equal call added before it in
+  // the same function moves it.
+  std::map<std::pair<std::string, std::string>, unsigned> ordinals;
+  std::set<uint64_t> taken;
+  for (CallSite &site : sites) {
+    unsigned ordinal = ordinals[{site.function, site.callee}]++;
+    std::string identity = relativePath;
+    for (const std::string *part : {&site.function, &site.callee}) {
+      identity += '\0';
+      identity += *part;
+    }
+    identity += '\0' + std::to_string(ordinal);
+    uint64_t serial = fnv1a64(identity);
+    // Never 0 (no site) and, in the file, never one twice: a collision of
+    // 64-bit hashes takes the next free value, deterministically.
+    while (serial == 0 || !taken.insert(serial).second)
+      ++serial;
+    site.serial = serial;
+  }
 }
 
 std::string instrument(const std::string &original,

@@ -81,8 +81,11 @@ extern const char *const kWrapperBegin, *const kWrapperEnd;
 bool isInstrumented(const std::string &text);
 
 /// Sorts `sites` by offset, drops duplicates (one call seen through several
-/// template instantiations or TUs) and numbers them: serial = 40 bits of the
-/// path's hash, then the index in the file. Deterministic.
+/// template instantiations or TUs) and names each by a serial: the 64-bit
+/// FNV-1a of the path, the enclosing function, the callee and the call's
+/// ordinal among the function's calls of that callee (in source order) --
+/// unchanged by lines or calls added elsewhere. Unique in the file;
+/// deterministic.
 void assignSerials(const std::string &relativePath,
                    std::vector<CallSite> &sites);
 

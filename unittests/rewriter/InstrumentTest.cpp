@@ -47,7 +47,7 @@ TEST(Instrument, RewritesCallsAndRevertsExactly) {
   assignSerials("src/f.c", sites);
   ASSERT_EQ(sites.size(), 2u);
   EXPECT_EQ(sites[0].callee, "aclrtMalloc") << "sorted by offset";
-  EXPECT_EQ(sites[1].serial, sites[0].serial + 1);
+  EXPECT_NE(sites[1].serial, sites[0].serial);
   std::string rewritten = instrument(original, "src/f.c", sites);
   EXPECT_TRUE(isInstrumented(rewritten));
   EXPECT_FALSE(isInstrumented(original));
@@ -84,6 +84,58 @@ TEST(Instrument, SerialsDependOnThePathOnly) {
   assignSerials("y/g.cpp", c);
   EXPECT_EQ(a[0].serial, b[0].serial);
   EXPECT_NE(a[0].serial, c[0].serial);
+}
+
+namespace {
+
+/// The serials of `callees` called (once each, in that order) in
+/// `function` of file.cpp, after `lines` lines of something else.
+std::vector<uint64_t> serialsOf(const std::vector<std::string> &callees,
+                                const std::string &function,
+                                unsigned lines = 0) {
+  std::string text(lines, '\n');
+  text += "void " + function + "() {";
+  for (const std::string &callee : callees)
+    text += " " + callee + "(0);";
+  text += " }\n";
+  std::vector<CallSite> sites;
+  for (size_t i = 0; i < callees.size(); ++i) {
+    size_t occurrence = 0;
+    for (size_t j = 0; j < i; ++j)
+      occurrence += callees[j] == callees[i];
+    sites.push_back(site(text, callees[i], occurrence));
+    sites.back().function = function;
+  }
+  assignSerials("src/file.cpp", sites);
+  std::vector<uint64_t> serials;
+  for (const CallSite &s : sites)
+    serials.push_back(s.serial);
+  return serials;
+}
+
+} // namespace
+
+// A serial names the call by what a person would -- file, function, API,
+// and its ordinal among the function's calls of that API -- not by where it
+// is: lines added before it, or calls of other APIs, leave it; an equal call
+// added before it in its function moves it.
+TEST(Instrument, SerialsNameTheCallNotItsPlace) {
+  std::vector<uint64_t> before = serialsOf({"aclrtMalloc", "aclrtFree"}, "f");
+  EXPECT_EQ(serialsOf({"aclrtMalloc", "aclrtFree"}, "f", 10), before)
+      << "lines added above";
+  std::vector<uint64_t> other =
+      serialsOf({"aclrtMallocHost", "aclrtMalloc", "aclrtFree"}, "f");
+  EXPECT_EQ(other[1], before[0]) << "a call of another API added before";
+  EXPECT_EQ(other[2], before[1]);
+  std::vector<uint64_t> equal =
+      serialsOf({"aclrtMalloc", "aclrtMalloc", "aclrtFree"}, "f");
+  EXPECT_EQ(equal[0], before[0]) << "the first aclrtMalloc is still first";
+  EXPECT_NE(equal[1], before[0]) << "the second is another call";
+  EXPECT_EQ(equal[2], before[1]);
+  EXPECT_NE(serialsOf({"aclrtMalloc", "aclrtFree"}, "g")[0], before[0])
+      << "another function";
+  for (uint64_t serial : equal)
+    EXPECT_NE(serial, 0u);
 }
 
 TEST(Instrument, ParenthesisedCalleesAndCommentsSurviveTheRoundTrip) {
