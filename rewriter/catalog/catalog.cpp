@@ -979,6 +979,12 @@ bool Catalog::merge(const Catalog &addition, const std::string &source,
                "': \"owns\" is for the built-in catalog only";
       return false;
     }
+    if (function.role == Role::Retain) {
+      // msledger_register_api takes no retain: the wrapper would be refused.
+      *error = source + ": function '" + function.name +
+               "': \"role\": \"retain\" is for the built-in catalog only";
+      return false;
+    }
     if (function.memoryDeviceParam >= 0) {
       // Only the interposers pass a device; an addition's wrapper does not.
       *error = source + ": function '" + function.name +

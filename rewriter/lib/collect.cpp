@@ -55,6 +55,11 @@ public:
     auto *function = dyn_cast<FunctionDecl>(decl);
     if (function) {
       Functions.push_back(function->getQualifiedNameAsString());
+      // What names the function in a site's serial: its name and type, so
+      // that overloads are told apart (a lambda's calls are its enclosing
+      // function's).
+      Scopes.push_back(Functions.back() + " " +
+                       function->getType().getAsString());
       FunctionUsrs.push_back(usrOf(function));
       ConstexprFunctions.push_back(function->isConstexpr());
     }
@@ -70,6 +75,7 @@ public:
     TopLevel = enclosingTop;
     if (function) {
       Functions.pop_back();
+      Scopes.pop_back();
       FunctionUsrs.pop_back();
       ConstexprFunctions.pop_back();
     }
@@ -248,6 +254,7 @@ private:
     helper.site.line = SM.getSpellingLineNumber(begin);
     helper.site.column = SM.getSpellingColumnNumber(begin);
     helper.site.function = Functions.back();
+    helper.site.scope = Scopes.back();
     bool invalid = false;
     StringRef buffer = SM.getBufferData(SM.getFileID(begin), &invalid);
     if (invalid)
@@ -320,6 +327,7 @@ private:
     site.line = SM.getSpellingLineNumber(nameSpelling);
     site.column = SM.getSpellingColumnNumber(nameSpelling);
     site.function = Functions.empty() ? "" : Functions.back();
+    site.scope = Scopes.empty() ? "" : Scopes.back();
     if (TopLevel) {
       SourceLocation top = SM.getExpansionLoc(TopLevel->getBeginLoc());
       if (SM.getFileID(top) == SM.getFileID(nameSpelling) &&
@@ -356,6 +364,7 @@ private:
   // The operator part of the call being recorded (VisitCallExpr).
   OperatorPart Part = OperatorPart::None;
   std::vector<std::string> Functions;    // enclosing functions, innermost last
+  std::vector<std::string> Scopes;       // the named ones', with their types
   std::vector<std::string> FunctionUsrs; // the same, by USR
   std::vector<bool> ConstexprFunctions;  // the same: constexpr or not
   int Unevaluated = 0; // inside sizeof, decltype, a default argument, ...

@@ -71,9 +71,9 @@ void assignSerials(const std::string &relativePath,
   std::map<std::pair<std::string, std::string>, unsigned> ordinals;
   std::set<uint64_t> taken;
   for (CallSite &site : sites) {
-    unsigned ordinal = ordinals[{site.function, site.callee}]++;
+    unsigned ordinal = ordinals[{site.scope, site.callee}]++;
     std::string identity = relativePath;
-    for (const std::string *part : {&site.function, &site.callee}) {
+    for (const std::string *part : {&site.scope, &site.callee}) {
       identity += '\0';
       identity += *part;
     }

@@ -45,6 +45,10 @@ struct CallSite {
   std::string callee;
   unsigned line = 0, column = 0;
   std::string function; // enclosing function, may be empty
+  // The enclosing named function with its type ("ns::f void (int)"): a
+  // lambda's calls are its function's, overloads apart. Names the site in
+  // its serial (assignSerials).
+  std::string scope;
   std::string lineText; // the source line, for the manifest
   uint64_t serial = 0;  // assigned by assignSerials()
   // Start of the file-scope declaration that holds the call, where the
@@ -82,10 +86,10 @@ bool isInstrumented(const std::string &text);
 
 /// Sorts `sites` by offset, drops duplicates (one call seen through several
 /// template instantiations or TUs) and names each by a serial: the 64-bit
-/// FNV-1a of the path, the enclosing function, the callee and the call's
-/// ordinal among the function's calls of that callee (in source order) --
-/// unchanged by lines or calls added elsewhere. Unique in the file;
-/// deterministic.
+/// FNV-1a of the path, the enclosing named function with its type (scope:
+/// a lambda's calls are its function's), the callee and the call's ordinal
+/// among that function's calls of the callee (in source order) -- unchanged
+/// by lines or calls added elsewhere. Unique in the file; deterministic.
 void assignSerials(const std::string &relativePath,
                    std::vector<CallSite> &sites);
 

@@ -89,9 +89,8 @@ void msledger_release_end(msledger_release *state, int succeeded) {
 
 void msledger_record_retain(int api, uint64_t handle,
                             const msledger_site *site) {
-  (void)site; // a retain changes what a release will do, nothing else
   if (validApi(api, "msledger_record_retain"))
-    processLedger().retain(static_cast<unsigned>(api), handle);
+    processLedger().retain(static_cast<unsigned>(api), handle, site);
 }
 
 void msledger_operator_enter(void) {

@@ -132,13 +132,16 @@ inline uint64_t keyOf(unsigned api, uint64_t handle) {
 inline uint64_t handleOf(uint64_t key) { return key & kHandleBits; }
 
 /// The handle of key text `key` (a family of "handle": "key"): the 64-bit
-/// FNV-1a of its bytes up to its NUL (at most 4096), never 0; 0 for NULL.
+/// FNV-1a of its bytes up to its NUL (at most 4096), its low 56 bits, never
+/// 0; 0 for NULL.
 /// msledger_key_handle.
 inline uint64_t keyHandle(const char *key) {
   if (!key)
     return 0;
-  uint64_t hash = fnv1a64(std::string_view(key, strnlen(key, 4096)));
-  // Never 0, which is NULL's: the FNV-1a of some text may be.
+  // Within a record key's handle bits, so that every report writes the
+  // same value; never 0, which is NULL's.
+  uint64_t hash =
+      fnv1a64(std::string_view(key, strnlen(key, 4096))) & kHandleBits;
   return hash ? hash : 1;
 }
 

@@ -8,7 +8,8 @@
 // the API and the site serials of the site and of its chain's callers --
 // what msrewrite derives from the project, never the machine, the run or
 // the event's serialNo. A site serial names a call by its file, enclosing
-// function, callee and ordinal among that function's calls of the callee
+// function (name and type; a lambda's calls are its function's), callee and
+// ordinal among that function's calls of the callee
 // (rewriter/lib/instrument.h), so a finding keeps its fingerprint when lines
 // or calls elsewhere are added or removed, and changes it when an equal
 // call is added before it in its function. A call that was not rewritten

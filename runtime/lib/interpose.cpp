@@ -109,7 +109,7 @@ void CallScope::owned(unsigned api, uint64_t handle) {
 }
 
 void CallScope::retained(uint64_t handle) {
-  processLedger().retain(Api, handle);
+  processLedger().retain(Api, handle, Site);
 }
 
 void CallScope::prepared(const msledger_site *own, uint64_t executor,

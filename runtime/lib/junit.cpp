@@ -12,9 +12,25 @@
 namespace msledger {
 
 std::string xmlEscape(const std::string &text) {
+  static const char kHex[] = "0123456789abcdef";
+  auto escapeByte = [](std::string &out, unsigned char c) {
+    out += "\\x";
+    out += kHex[c >> 4];
+    out += kHex[c & 15];
+  };
   std::string out;
   out.reserve(text.size());
-  for (unsigned char c : text) {
+  for (size_t i = 0; i < text.size(); ++i) {
+    unsigned char c = static_cast<unsigned char>(text[i]);
+    // U+FFFE and U+FFFF (EF BF BE, EF BF BF): not characters XML holds.
+    if (c == 0xEF && i + 2 < text.size() &&
+        static_cast<unsigned char>(text[i + 1]) == 0xBF &&
+        (static_cast<unsigned char>(text[i + 2]) & 0xFE) == 0xBE) {
+      for (size_t j = i; j < i + 3; ++j)
+        escapeByte(out, static_cast<unsigned char>(text[j]));
+      i += 2;
+      continue;
+    }
     switch (c) {
     case '&':
       out += "&amp;";
@@ -32,14 +48,10 @@ std::string xmlEscape(const std::string &text) {
       out += "&apos;";
       break;
     default:
-      if (c < 0x20 && c != '\n' && c != '\t' && c != '\r') {
-        static const char kHex[] = "0123456789abcdef";
-        out += "\\x";
-        out += kHex[c >> 4];
-        out += kHex[c & 15];
-      } else {
+      if (c < 0x20 && c != '\n' && c != '\t' && c != '\r')
+        escapeByte(out, c);
+      else
         out += static_cast<char>(c);
-      }
     }
   }
   return out;
@@ -60,8 +72,25 @@ std::string siteName(const SiteTable &sites, uint32_t site,
                      const std::string &api) {
   const msledger_site *s = sites.site(site);
   if (!s || !s->file)
-    return "<unknown>: " + api;
-  return printable(location(s)) + ": " + api;
+    return "<unknown>: " + printable(api);
+  return printable(location(s)) + ": " + printable(api);
+}
+
+/// `text` with each line printable() (a journal's names are anyone's
+/// bytes), its lines kept.
+std::string printableLines(const std::string &text) {
+  std::string out;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string::npos)
+      end = text.size();
+    out += printable(std::string_view(text).substr(start, end - start));
+    if (end < text.size())
+      out += '\n';
+    start = end + 1;
+  }
+  return out;
 }
 
 } // namespace
@@ -139,7 +168,7 @@ std::string formatJunit(const ReportInput &input,
     out += "    <testcase name=\"" + xmlEscape(c->name) + "\" classname=\"" +
            xmlEscape(c->className) + "\">\n      <failure message=\"" +
            xmlEscape(printable(c->message)) + "\" type=\"" +
-           xmlEscape(c->rule) + "\">" + xmlEscape(c->text) +
+           xmlEscape(c->rule) + "\">" + xmlEscape(printableLines(c->text)) +
            "</failure>\n    </testcase>\n";
   }
   out += "  </testsuite>\n</testsuites>\n";

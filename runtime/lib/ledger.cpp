@@ -300,24 +300,40 @@ void Ledger::noteWorkspace(int level, uint64_t key, uint64_t size) {
     LiveWorkspaces.fetch_add(1, std::memory_order_relaxed);
 }
 
-void Ledger::retain(unsigned api, uint64_t handle) {
+void Ledger::retain(unsigned api, uint64_t handle, const msledger_site *site) {
   uint64_t key;
   uint32_t route = trackedRoute(api, handle, &key);
   if (!route)
     return;
-  // Only a live handle is retained: one msledger did not see made is
-  // nothing to keep.
   int level = route & kRouteLevel;
   Record record;
-  if (!Tables[level].find(key, &record))
-    return;
-  std::lock_guard<std::mutex> lock(RetainedMutex);
   if (route & kRouteRetainable) {
+    // Only a live executor is marked: one msledger did not see made is
+    // nothing to keep.
+    if (!Tables[level].find(key, &record))
+      return;
+    std::lock_guard<std::mutex> lock(RetainedMutex);
     Retained.insert(key);
     return;
   }
-  ++References[level][key];
-  LiveReferences.fetch_add(1, std::memory_order_relaxed);
+  {
+    // Counted before the record is looked for: a release on another thread
+    // then drops this reference or finds the record still there.
+    std::lock_guard<std::mutex> lock(RetainedMutex);
+    ++References[level][key];
+    LiveReferences.fetch_add(1, std::memory_order_relaxed);
+  }
+  if (Tables[level].find(key, &record))
+    return;
+  // Not live: the handle was released (while its memory stayed mapped) and
+  // is handed out again, a handle of its own now.
+  dropReference(level, key);
+  FreedRecord freed;
+  bool known = Tables[level].findFreed(key, &freed);
+  const FamilyInfo &family = familyOf(api);
+  acquire(api, handle, known ? freed.acquired.size : 0,
+          known ? static_cast<Space>(freed.acquired.space) : family.space, site,
+          known ? freed.acquired.device : -1);
 }
 
 bool Ledger::dropReference(int level, uint64_t key) {

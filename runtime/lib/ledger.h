@@ -134,9 +134,13 @@ public:
   /// way), and a release of the family forgets the mark. Any other family:
   /// one more reference (aclrtMemRetainAllocationHandle), which the next
   /// release drops instead of the record; neither is journaled (the record
-  /// is live in the journal while it is here). A handle the ledger has no
-  /// record of is left alone.
-  void retain(unsigned api, uint64_t handle);
+  /// is live in the journal while it is here). A handle with no live record
+  /// is, for an executor, left alone; in any other family, handed out again
+  /// (physical memory released while mapped, whose mapping a retain takes
+  /// a handle of again): acquired anew at `site`, of the size it had when
+  /// it was released if the table remembers it.
+  void retain(unsigned api, uint64_t handle,
+              const msledger_site *site = nullptr);
   /// An operator's phase 1 (`api`, the rule's) succeeded at `site`: it made
   /// `executor` (0: none), acquired, and asked for `workspaceSize` bytes of
   /// workspace. The thread's next device (GM) allocation of that many bytes

@@ -78,9 +78,13 @@ void Reporter::warn(const std::string &text) {
 void Reporter::forkPrepare() {
   OutputMutex.lock();
   SuppressionMutex.lock();
+  BudgetMutex.lock();
+  SnapshotMutex.lock();
 }
 
 void Reporter::forkParent() {
+  SnapshotMutex.unlock();
+  BudgetMutex.unlock();
   SuppressionMutex.unlock();
   OutputMutex.unlock();
 }

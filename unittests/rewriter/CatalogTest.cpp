@@ -1031,6 +1031,9 @@ TEST(Catalog, ARetainIsOneMoreReference) {
       "test.json", &error);
   ASSERT_TRUE(catalog) << error;
   EXPECT_EQ(catalog->findFunction("aclrtKeep")->role, Role::Retain);
+  EXPECT_TRUE(
+      mentions(mergeError(*catalog),
+               "\"role\": \"retain\" is for the built-in catalog only"));
   EXPECT_TRUE(mentions(
       parseError(withRelease(
           R"json({"signature": "aclError aclrtKeep(aclrtStream stream)",

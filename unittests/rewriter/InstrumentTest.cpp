@@ -105,6 +105,7 @@ std::vector<uint64_t> serialsOf(const std::vector<std::string> &callees,
       occurrence += callees[j] == callees[i];
     sites.push_back(site(text, callees[i], occurrence));
     sites.back().function = function;
+    sites.back().scope = function + " void (void)";
   }
   assignSerials("src/file.cpp", sites);
   std::vector<uint64_t> serials;

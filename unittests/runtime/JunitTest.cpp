@@ -27,6 +27,11 @@ TEST(Junit, EscapesWhatXmlCannotHold) {
   EXPECT_EQ(xmlEscape("a&b<c>\"d'"), "a&amp;b&lt;c&gt;&quot;d&apos;");
   EXPECT_EQ(xmlEscape(std::string("x\x01y\n\tz", 6)), "x\\x01y\n\tz");
   EXPECT_EQ(xmlEscape("数据.cpp"), "数据.cpp") << "UTF-8 stays";
+  EXPECT_EQ(xmlEscape("a\xef\xbf\xbf"
+                      "b"),
+            "a\\xef\\xbf\\xbf"
+            "b")
+      << "U+FFFF is no XML character";
 }
 
 // One case per site and kind, in the order the findings came; a clean run

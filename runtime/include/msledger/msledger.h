@@ -230,8 +230,8 @@ MSLEDGER_API int msledger_region_unregister(msledger_heap *heap, void *ptr);
 MSLEDGER_API msledger_space msledger_driver_space(unsigned long long flag);
 
 /* The handle that names key text `key` (an IPC memory key,
- * aclrtIpcMemGetExportKey's): the 64-bit FNV-1a hash of its bytes up to its
- * NUL (at most 4096), never 0; 0 for NULL. What the interposers and
+ * aclrtIpcMemGetExportKey's): the low 56 bits of the 64-bit FNV-1a hash of
+ * its bytes up to its NUL (at most 4096), never 0; 0 for NULL. What the interposers and
  * msledger/track.h's wrappers record for a catalog family of keys. */
 MSLEDGER_API uint64_t msledger_key_handle(const char *key);
 

@@ -13,9 +13,10 @@
 // Importing a key of another process is not simulated (the device memory
 // of a simulated process is its own): it fails with ACL_ERROR_API_NOT_SUPPORT
 // and says so. An import in the exporting process hands out the exported
-// address itself (the real driver maps the memory again; either way the
-// memory is the exporter's). Freeing exported memory leaves its key, whose
-// later imports fail.
+// address itself (the real driver maps the memory again), so aclrtFree of
+// it frees the exported memory, which the real one would refuse: more
+// lenient, and the README says so. Freeing exported memory leaves its key,
+// whose later imports fail.
 //
 //===----------------------------------------------------------------------===//
 #include "runtime.h"
