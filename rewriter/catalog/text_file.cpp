@@ -300,32 +300,51 @@ std::string absoluteDirectory(const std::string &dir) {
   return path;
 }
 
+int openRegularFile(const std::string &path, uint64_t *size, const char **why) {
+  *why = nullptr;
+  // A device is never opened (opening some acts); the type is checked again
+  // on what was opened.
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0)
+    return -1;
+  int fd = -1;
+  if (S_ISREG(st.st_mode)) {
+    fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0)
+      return -1;
+    if (fstat(fd, &st) != 0) {
+      int saved = errno;
+      close(fd);
+      errno = saved;
+      return -1;
+    }
+  }
+  if (!S_ISREG(st.st_mode)) {
+    if (fd >= 0)
+      close(fd);
+    *why = S_ISDIR(st.st_mode) ? nullptr : "not a regular file";
+    errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+    return -1;
+  }
+  *size = static_cast<uint64_t>(st.st_size);
+  return fd;
+}
+
 namespace {
 
 /// readRegularFile without the message: nullopt with errno set, and *why
 /// the reason where errno has no words for it.
 std::optional<std::string> readRegular(const std::string &path, size_t limit,
                                        const char **why) {
-  // A device is never opened (opening some acts); the type is checked again
-  // on what was opened.
-  struct stat st;
-  if (stat(path.c_str(), &st) != 0)
+  uint64_t size = 0;
+  int fd = openRegularFile(path, &size, why);
+  if (fd < 0)
     return std::nullopt;
-  int fd = -1, failure = 0;
-  if (S_ISREG(st.st_mode)) {
-    fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-    if (fd < 0)
-      return std::nullopt;
-    if (fstat(fd, &st) != 0)
-      failure = errno;
-  }
+  int failure = 0;
   std::optional<std::string> text;
-  if (!failure && !S_ISREG(st.st_mode)) {
-    failure = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
-    *why = S_ISDIR(st.st_mode) ? nullptr : "not a regular file";
-  } else if (!failure && static_cast<uint64_t>(st.st_size) > limit) {
+  if (size > limit) {
     failure = EFBIG;
-  } else if (!failure) {
+  } else {
     text.emplace();
     char buffer[65536];
     ssize_t n;
@@ -340,8 +359,7 @@ std::optional<std::string> readRegular(const std::string &path, size_t limit,
     if (failure)
       text.reset();
   }
-  if (fd >= 0)
-    close(fd);
+  close(fd);
   if (failure)
     errno = failure;
   return text;

@@ -101,6 +101,12 @@ inline bool writeTextFileAtomically(const std::string &path,
 /// other process has replaced it since); true if it did.
 bool removeIfUnchanged(const std::string &path, const WrittenFile &written);
 
+/// Opens the regular file `path` to read it (never a FIFO, which would block,
+/// nor a device, which opening may act on): its descriptor, its size in
+/// *size; -1 with errno set otherwise, and *why the reason where errno has
+/// no words for it ("not a regular file"; null else).
+int openRegularFile(const std::string &path, uint64_t *size, const char **why);
+
 /// The bytes of the regular file `path`, if it is one of at most `limit`
 /// bytes; nullopt otherwise, with *error set if given (never blocks on a
 /// FIFO or reads a device).

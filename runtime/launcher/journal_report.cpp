@@ -5,8 +5,6 @@
 #include "junit.h"
 #include "sarif.h"
 
-#include <algorithm>
-
 namespace msledger {
 
 Record JournalLive::record() const {
@@ -169,8 +167,7 @@ bool journalReport(const JournalContents &contents, const std::string &path,
                  (level == 0 ? kJournalDeviceLevel : kJournalCannLevel)) != 0
               : !byLevel[level].empty();
   what.noteImplicit = !implicitIsLeak;
-  PrintBudget budget{request.printLimit > 0,
-                     static_cast<uint64_t>(std::max(request.printLimit, 0)), 0};
+  PrintBudget budget(request.printLimit);
   what.budget = &budget;
   LeakTotals totals;
   JournalSites sites(contents);
@@ -187,7 +184,7 @@ bool journalReport(const JournalContents &contents, const std::string &path,
     out += "\n" + sections;
   if (!anyLive)
     out += "====== Nothing was live.\n";
-  out += formatOmitted(budget, static_cast<uint64_t>(request.printLimit));
+  out += formatOmitted(budget);
   if (request.suppressions)
     out += request.suppressions->formatUsed() +
            request.suppressions->formatUnused();

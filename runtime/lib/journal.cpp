@@ -2,6 +2,7 @@
 #include "journal.h"
 
 #include "output.h"
+#include "text_file.h"
 
 #include "catalog_table.h"
 #include "fnv1a.h"
@@ -621,25 +622,17 @@ bool readJournal(const std::string &bytes, JournalContents *out,
 bool readJournalFile(const std::string &path, JournalContents *out,
                      std::string *error) {
   *out = JournalContents();
-  struct stat st;
-  int fd = -1;
-  auto cannot = [&](const char *why) {
-    *error = "cannot read " + path + ": " + why;
+  uint64_t size = 0;
+  const char *why = nullptr;
+  int fd = openRegularFile(path, &size, &why);
+  auto cannot = [&](const char *reason) {
+    *error = "cannot read " + path + ": " + reason;
     if (fd >= 0)
       close(fd);
     return false;
   };
-  // Not a device or FIFO: opening some acts, reading others never ends.
-  if (stat(path.c_str(), &st) != 0)
-    return cannot(strerror(errno));
-  if (S_ISREG(st.st_mode))
-    fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-  if (S_ISREG(st.st_mode) && (fd < 0 || fstat(fd, &st) != 0))
-    return cannot(strerror(errno));
-  if (!S_ISREG(st.st_mode))
-    return cannot(S_ISDIR(st.st_mode) ? strerror(EISDIR)
-                                      : "not a regular file");
-  uint64_t size = static_cast<uint64_t>(st.st_size);
+  if (fd < 0)
+    return cannot(why ? why : strerror(errno));
   std::string head(std::min<uint64_t>(size, sizeof(JournalHeader)), '\0');
   if (!readFully(fd, head.data(), head.size(), 0))
     return cannot(errno ? strerror(errno) : "it shrank while read");

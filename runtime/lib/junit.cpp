@@ -101,33 +101,34 @@ std::string formatJunit(const ReportInput &input,
   // (level, rule, site, api) -> the case; the API apart: calls of two
   // APIs that were not rewritten share site 0.
   std::map<std::tuple<int, std::string, uint32_t, unsigned>, Case> cases;
-  for (int level = 0; level < 2; ++level)
-    for (const Record &record : live[level]) {
-      std::string rule = leakRule(record.api);
-      Case &c = cases[{level, rule, record.site, record.api}];
-      c.memory = familyOf(record.api).kind == Kind::Memory;
-      c.leaks.push_back(record);
-      c.firstSerial = std::min(c.firstSerial, record.serial);
-      ++c.count;
-      c.bytes += c.memory ? record.size : 0;
+  // The case of a finding of `rule` at `site` through `api`, counted.
+  auto caseOf = [&](int level, const std::string &rule, uint32_t site,
+                    unsigned api, uint64_t serial) -> Case & {
+    Case &c = cases[{level, rule, site, api}];
+    if (c.rule.empty()) {
       c.rule = rule;
-      c.name = siteName(input.sites, record.site,
-                        calledName(record.api, input.sites.site(record.site)));
+      c.name =
+          siteName(input.sites, site, calledName(api, input.sites.site(site)));
       c.className = std::string("msledger.") +
                     levelName(static_cast<Level>(level)) + "." + rule;
     }
+    c.firstSerial = std::min(c.firstSerial, serial);
+    ++c.count;
+    return c;
+  };
+  for (int level = 0; level < 2; ++level)
+    for (const Record &record : live[level]) {
+      Case &c = caseOf(level, leakRule(record.api), record.site, record.api,
+                       record.serial);
+      c.memory = familyOf(record.api).kind == Kind::Memory;
+      c.leaks.push_back(record);
+      c.bytes += c.memory ? record.size : 0;
+    }
   bool titled = input.tracked[0] && input.tracked[1];
   for (const ErrorEvent &error : errors) {
-    int level = static_cast<int>(familyOf(error.api).level);
-    std::string rule = errorRule(error.kind);
-    Case &c = cases[{level, rule, error.site, error.api}];
-    c.firstSerial = std::min(c.firstSerial, error.serial);
-    ++c.count;
-    c.rule = rule;
-    c.name = siteName(input.sites, error.site,
-                      calledName(error.api, input.sites.site(error.site)));
-    c.className = std::string("msledger.") +
-                  levelName(static_cast<Level>(level)) + "." + rule;
+    Case &c =
+        caseOf(static_cast<int>(familyOf(error.api).level),
+               errorRule(error.kind), error.site, error.api, error.serial);
     if (c.message.empty())
       c.message = errorTitle(error, &input.sites);
     c.text += formatError(input.sites, error, titled);

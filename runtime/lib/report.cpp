@@ -348,13 +348,13 @@ void appendResourceLeaks(std::string &out, const SiteTable &sites,
 
 } // namespace
 
-std::string formatOmitted(const PrintBudget &budget, uint64_t limit) {
+std::string formatOmitted(const PrintBudget &budget) {
   if (!budget.omitted)
     return "";
   std::string out = "====== msledger: ";
   appendNumber(out, budget.omitted);
   out += " more finding(s) not printed (--print-limit=";
-  appendNumber(out, limit);
+  appendNumber(out, budget.limit);
   out += "); the summaries count them, and the JSON and SARIF reports have "
          "them all\n";
   return out;

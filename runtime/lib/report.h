@@ -66,13 +66,16 @@ extern const char *const kChainArrow;
 /// grouped), is one. Summaries still count everything; machine-readable
 /// reports are never limited.
 struct PrintBudget {
-  bool limited = false; // false: print everything
-  uint64_t left = 0;
+  /// `limit` findings at most (print_limit); 0 or less: every one.
+  explicit PrintBudget(int limit = 0)
+      : limit(limit > 0 ? static_cast<uint64_t>(limit) : 0) {}
+  uint64_t limit; // 0: print everything
+  uint64_t printed = 0;
   uint64_t omitted = 0;
   /// Takes one finding's place: false if there is none left (then counted).
   bool take() {
-    if (!limited || left) {
-      left -= limited ? 1 : 0;
+    if (!limit || printed < limit) {
+      ++printed;
       return true;
     }
     ++omitted;
@@ -81,7 +84,7 @@ struct PrintBudget {
 };
 /// The line that says what a limited report left out ("" if nothing):
 /// "====== msledger: N more finding(s) not printed (--print-limit=L) ...".
-std::string formatOmitted(const PrintBudget &budget, uint64_t limit);
+std::string formatOmitted(const PrintBudget &budget);
 
 /// Sorts `records` by serial and formats the leak sections of `level`;
 /// with `budget`, only the blocks it has room for.

@@ -7,7 +7,6 @@
 #include "junit.h"
 #include "sarif.h"
 
-#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -20,8 +19,7 @@ namespace msledger {
 Reporter::Reporter(const Options &options)
     : Opts(options), ProjectRoot(absoluteDirectory(options.project_root)),
       Retention(static_cast<size_t>(options.snapshot_keep)),
-      Budget{options.print_limit > 0,
-             static_cast<uint64_t>(std::max(options.print_limit, 0)), 0} {}
+      Budget(options.print_limit) {}
 
 bool Reporter::loadSuppressions(std::string *error) {
   return Opts.suppressions.empty() ||
@@ -222,7 +220,7 @@ void Reporter::finish() {
   std::string omitted;
   {
     std::lock_guard<std::mutex> lock(BudgetMutex);
-    omitted = formatOmitted(Budget, static_cast<uint64_t>(Opts.print_limit));
+    omitted = formatOmitted(Budget);
   }
   if (!omitted.empty())
     write(omitted);

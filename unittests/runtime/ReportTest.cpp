@@ -161,7 +161,7 @@ TEST(Report, APrintLimitLeavesBlocksOutNotTotals) {
   std::vector<Record> records = {leak("aclrtMalloc", 0x124080024000, 100, 1),
                                  leak("aclrtMalloc", 0x124080025000, 200, 2),
                                  leak("aclrtCreateStream", 0x9000, 0, 3)};
-  PrintBudget budget{true, 1, 0};
+  PrintBudget budget(1);
   LeakTotals totals;
   std::string text = formatLeaks(ledger.siteTable(), Level::Cann, records,
                                  false, true, false, &totals, &budget);
@@ -174,15 +174,15 @@ TEST(Report, APrintLimitLeavesBlocksOutNotTotals) {
             std::string::npos);
   EXPECT_EQ(totals.bytes, 300u);
   EXPECT_EQ(budget.omitted, 2u);
-  EXPECT_EQ(formatOmitted(budget, 1),
+  EXPECT_EQ(formatOmitted(budget),
             "====== msledger: 2 more finding(s) not printed (--print-limit=1); "
             "the summaries count them, and the JSON and SARIF reports have "
             "them all\n");
   PrintBudget none;
   EXPECT_TRUE(none.take());
-  EXPECT_EQ(formatOmitted(none, 0), "");
+  EXPECT_EQ(formatOmitted(none), "");
   // Grouped by site: one block for both buffers.
-  PrintBudget one{true, 1, 0};
+  PrintBudget one(1);
   text = formatLeaks(ledger.siteTable(), Level::Cann, records, true, true,
                      false, nullptr, &one);
   EXPECT_NE(text.find("Direct leak of 300 byte(s) in 2 allocation(s)"),

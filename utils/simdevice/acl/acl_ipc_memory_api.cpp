@@ -67,17 +67,6 @@ Keys::iterator findKey(IpcMemory &state, const char *api, const char *key,
   return found;
 }
 
-/// Device memory's device at `address`, or -1 if none is there.
-int32_t deviceOfMemory(uint64_t address) {
-  DVattribute attr;
-  if (drvMemGetAttribute(address, &attr) != DRV_ERROR_NONE)
-    return -1;
-  bool device = attr.memType == DV_MEM_LOCK_DEV ||
-                attr.memType == DV_MEM_LOCK_DEV_DVPP ||
-                attr.memType == DV_MEM_SVM_DEVICE;
-  return device ? static_cast<int32_t>(attr.devId) : -1;
-}
-
 /// The pid a key names (its text after the prefix, up to '-'), or -1.
 long pidOfKey(const std::string &key) {
   size_t prefix = sizeof kKeyPrefix - 1;
@@ -115,9 +104,10 @@ ACL_FUNC_VISIBILITY aclError aclrtIpcMemGetExportKey(void *devPtr, size_t size,
   if (currentDevice() < 0)
     return noCurrentDevice(api);
   uint64_t address = reinterpret_cast<uintptr_t>(devPtr);
-  int32_t device = deviceOfMemory(address);
+  int32_t device = deviceOfMemory(devPtr);
   // The range's first and last bytes: device memory of one device.
-  if (size == 0 || device < 0 || deviceOfMemory(address + size - 1) != device)
+  if (size == 0 || device < 0 ||
+      deviceOfMemory(static_cast<char *>(devPtr) + size - 1) != device)
     return fail(ACL_ERROR_INVALID_PARAM, api,
                 "[" + hexAddress(devPtr) + ", +" + std::to_string(size) +
                     ") is not live device memory");
@@ -184,7 +174,8 @@ ACL_FUNC_VISIBILITY aclError aclrtIpcMemImportByKey(void **devPtr,
                 "this process (pid " + std::to_string(getpid()) +
                     ") is not allowed to import the key "
                     "(aclrtIpcMemSetImportPid)");
-  if (deviceOfMemory(exported.address) != exported.device)
+  if (deviceOfMemory(reinterpret_cast<void *>(exported.address)) !=
+      exported.device)
     return fail(ACL_ERROR_INVALID_PARAM, api,
                 std::string("the memory of key \"") + key + "\" was freed");
   ++exported.imports;

@@ -57,6 +57,17 @@ bool validPolicy(aclrtMemMallocPolicy policy) {
   return base <= ACL_MEM_MALLOC_HUGE1G_ONLY_P2P;
 }
 
+int32_t deviceOfMemory(const void *address) {
+  DVattribute attr;
+  if (drvMemGetAttribute(reinterpret_cast<DVdeviceptr>(address), &attr) !=
+      DRV_ERROR_NONE)
+    return -1;
+  bool device = attr.memType == DV_MEM_LOCK_DEV ||
+                attr.memType == DV_MEM_LOCK_DEV_DVPP ||
+                attr.memType == DV_MEM_SVM_DEVICE;
+  return device ? static_cast<int32_t>(attr.devId) : -1;
+}
+
 unsigned moduleFrom(const aclrtMallocConfig *cfg) {
   if (cfg && cfg->attrs)
     for (size_t i = 0; i < cfg->numAttrs; ++i)
@@ -88,15 +99,7 @@ aclError deviceMalloc(const char *api, void **devPtr, size_t size,
                           MEM_DEV | pageFlag(policy), module);
 }
 
-bool isDeviceMemory(const void *ptr) {
-  DVattribute attr;
-  if (drvMemGetAttribute(reinterpret_cast<DVdeviceptr>(ptr), &attr) !=
-      DRV_ERROR_NONE)
-    return false;
-  return attr.memType == DV_MEM_LOCK_DEV ||
-         attr.memType == DV_MEM_LOCK_DEV_DVPP ||
-         attr.memType == DV_MEM_SVM_DEVICE;
-}
+bool isDeviceMemory(const void *ptr) { return deviceOfMemory(ptr) >= 0; }
 
 /// Checks the direction a copy declares against where its pointers live.
 aclError checkCopy(const char *api, void *dst, size_t destMax, const void *src,

@@ -208,6 +208,9 @@ MSSIM_SHARED bool validPolicy(aclrtMemMallocPolicy policy);
 /// The module an allocation configuration names (ACL_RT_MEM_ATTR_MODULE_ID),
 /// the application's by default.
 MSSIM_SHARED unsigned moduleFrom(const aclrtMallocConfig *cfg);
+/// The device of the device memory (GM or DVPP) at `address`, or -1 if
+/// the driver has none there (host memory, nothing).
+MSSIM_SHARED int32_t deviceOfMemory(const void *address);
 /// Frees ACL memory of any type through the driver.
 MSSIM_SHARED aclError freeMemory(const char *api, void *ptr, bool synchronize);
 
