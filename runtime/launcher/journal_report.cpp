@@ -18,6 +18,32 @@ Record JournalLive::record() const {
   return record;
 }
 
+JournalReplay::JournalReplay(const JournalContents &contents, bool keepImplicit)
+    : KeepImplicit(keepImplicit) {
+  auto liveOf = [](const JournalContents::Event &acquired) {
+    // A refcounted handle's size in a checkpoint is its reference count.
+    bool counted =
+        acquired.api < kApiCount && familyOf(acquired.api).refcounted;
+    return JournalLive{acquired,
+                       counted ? std::max<uint64_t>(1, acquired.size) : 1};
+  };
+  for (const JournalContents::Event &acquired : contents.checkpoint.live)
+    if (acquired.api < kApiCount)
+      Live[{acquired.level, acquired.key}] = liveOf(acquired);
+  if (!KeepImplicit)
+    return;
+  for (const auto &entry : contents.checkpoint.implicit) {
+    if (entry.acquired.api >= kApiCount)
+      continue;
+    FreedRecord release;
+    release.serial = entry.release.serial;
+    release.site = entry.release.site;
+    release.api = static_cast<uint16_t>(entry.release.api);
+    Implicit[entry.acquired.level & 1].push_back(
+        ImplicitReleaseEvent{liveOf(entry.acquired).record(), release});
+  }
+}
+
 JournalReplay::Step JournalReplay::apply(const JournalContents::Event &event) {
   Step step;
   if (event.api >= kApiCount)
@@ -37,7 +63,10 @@ JournalReplay::Step JournalReplay::apply(const JournalContents::Event &event) {
     step.started = &started;
     return step;
   }
-  if (it == Live.end())
+  // A release ends only what was acquired before it: an implicit one read
+  // after a checkpoint that no longer holds what it took out finds a later
+  // handle of the same value, or none.
+  if (it == Live.end() || it->second.acquired.serial > event.serial)
     return step;
   if (event.type == kJournalRelease && it->second.references > 1) {
     --it->second.references;
@@ -105,10 +134,17 @@ namespace {
 std::string journalHeading(const JournalContents &contents,
                            const std::string &path) {
   const JournalHeader &header = contents.header;
+  const JournalContents::Checkpoint &checkpoint = contents.checkpoint;
+  std::string recovered =
+      checkpoint.number
+          ? "checkpoint " + std::to_string(checkpoint.number) + " (" +
+                std::to_string(checkpoint.live.size()) +
+                " live record(s)) and " +
+                std::to_string(contents.events.size()) + " later event(s), "
+          : std::to_string(contents.events.size()) + " event(s), ";
   std::string out =
       "====== msledger: journal " + path + " of pid " +
-      std::to_string(header.pid) + ": " +
-      std::to_string(contents.events.size()) + " event(s), " +
+      std::to_string(header.pid) + ": " + recovered +
       std::to_string(contents.sites.size()) +
       " site(s) recovered; the process " +
       (header.exited ? "exited normally"
@@ -120,9 +156,17 @@ std::string journalHeading(const JournalContents &contents,
   if (contents.truncated)
     out += "====== WARNING: the journal is truncated: what it still holds is "
            "recovered\n";
-  if (header.full)
-    out += "====== WARNING: the journal was full: later events are not in it "
-           "(journal_size_mb)\n";
+  if (contents.eventsMissing())
+    out += header.version < 4 || header.healedBy == kNeverHealed
+               ? "====== WARNING: the journal was full: later events are not "
+                 "in it (journal_size_mb)\n"
+               : "====== WARNING: the journal dropped events (every block was "
+                 "still needed: journal_size_mb is too small for what is live "
+                 "or for the event rate), and no complete checkpoint came "
+                 "after: what is live may be wrong\n";
+  else if (header.full)
+    out += "====== NOTE: the journal dropped events while every block was "
+           "still needed; a later checkpoint holds what they did\n";
   return out;
 }
 
@@ -149,7 +193,7 @@ bool journalReport(const JournalContents &contents, const std::string &path,
   const uint32_t flags = header.ledgerFlags;
   const bool known = flags & (kJournalDeviceLevel | kJournalCannLevel);
   const bool implicitIsLeak = flags & kJournalImplicitIsLeak;
-  JournalReplay replay(known);
+  JournalReplay replay(contents, known);
   for (const JournalContents::Event &event : contents.events)
     replay.apply(event);
   std::vector<Record> byLevel[2] = {replay.live(0), replay.live(1)};
@@ -178,7 +222,7 @@ bool journalReport(const JournalContents &contents, const std::string &path,
   std::string sections =
       formatLeakSections(sites.table(), what, byLevel, implicit, &totals);
   result->leaked = totals.allocations + totals.resources > 0;
-  result->incomplete = !header.exited || header.full;
+  result->incomplete = !header.exited || contents.eventsMissing();
   std::string out = journalHeading(contents, path);
   if (!sections.empty())
     out += "\n" + sections;

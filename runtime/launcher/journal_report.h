@@ -1,10 +1,12 @@
 //===- journal_report.h - msledger report JOURNAL ---------------*- C++ -*-===//
 //
 // Contract: what a journal says was live, rebuilt one way for every reader.
-// JournalReplay applies a journal's events in serial order, counting the
-// references of refcounted handles (an acquisition of a live one is another
-// reference; only its last release ends it) and keeping what calls released
-// implicitly; `msledger report` and `msledger timeline` both read it.
+// JournalReplay starts from the journal's last complete checkpoint, if it
+// has one, and applies its events in serial order, counting the references
+// of refcounted handles (an acquisition of a live one is another reference;
+// only its last release ends it) and keeping what calls released
+// implicitly; a release never ends what was acquired after it. `msledger
+// report` and `msledger timeline` both read it.
 // JournalSites gives the journal's sites and chains to the report formatters
 // as the ledger's own do. journalReport formats the leak report the process
 // would have written, in the same format, after a header that says what was
@@ -39,6 +41,9 @@ public:
   /// `keepImplicit`: note the handles released implicitly (the journal says
   /// which levels were checked).
   explicit JournalReplay(bool keepImplicit) : KeepImplicit(keepImplicit) {}
+  /// Starts from what `contents`' checkpoint holds, if it has one: its
+  /// events follow it.
+  JournalReplay(const JournalContents &contents, bool keepImplicit);
 
   /// What one event did to what is live.
   struct Step {

@@ -116,16 +116,25 @@ std::vector<Series> seriesFromJournal(const JournalContents &journal,
   bool cann = false;
   for (const auto &event : journal.events)
     cann |= event.level == 1;
+  for (const auto &event : journal.checkpoint.live)
+    cann |= event.level == 1;
   int level = cann ? 1 : 0;
   // One replay for every reader: a refcounted handle acquired again is one
   // more reference to the same memory, not more memory.
-  JournalReplay replay(/*keepImplicit=*/false);
+  JournalReplay replay(journal, /*keepImplicit=*/false);
   std::map<uint32_t, uint64_t> bySite;
   uint64_t total = 0;
   size_t every = std::max<size_t>(1, journal.events.size() / samples);
   std::map<uint32_t, Series> perSite;
   Series totalSeries{"total", {}};
   std::set<uint32_t> seen;
+  // What the checkpoint holds is live from the start of the chart.
+  for (const Record &record : replay.live(level))
+    if (familyOf(record.api).kind == Kind::Memory) {
+      bySite[record.site] += record.size;
+      total += record.size;
+      seen.insert(record.site);
+    }
   size_t index = 0;
   auto counted = [level](const JournalContents::Event &event) {
     return event.level == level && familyOf(event.api).kind == Kind::Memory;

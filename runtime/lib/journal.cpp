@@ -14,8 +14,11 @@
 #include <cstring>
 #include <fcntl.h>
 #include <new>
+#include <pthread.h>
+#include <set>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <vector>
 
@@ -29,8 +32,26 @@ struct Cursor {
   JournalUnit *next = nullptr;
   JournalUnit *end = nullptr;
   uint64_t generation = 0;
+  uint64_t block = UINT64_MAX; // the ring's block held, if any
+  // While the thread writes a checkpoint: its number, and what it wrote.
+  uint64_t checkpoint = 0;
+  uint64_t checkpointBlocks = 0;
+  uint64_t checkpointRecords = 0;
+  bool checkpointFailed = false;
+  bool exitHooked = false; // threadExits() will let its block go
 };
 __attribute__((tls_model("initial-exec"))) thread_local Cursor ThreadCursor;
+
+// The journals open in the process, by generation, for a thread that exits
+// holding a block of one (Journal::threadExits). Lock-free: a thread may
+// exit while another forks.
+struct OpenJournal {
+  std::atomic<uint64_t> generation{0};
+  std::atomic<Journal *> journal{nullptr};
+};
+OpenJournal OpenJournals[8];
+pthread_key_t ExitKey;
+pthread_once_t ExitKeyOnce = PTHREAD_ONCE_INIT;
 
 uintptr_t pageSize() {
   static const uintptr_t size = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
@@ -51,7 +72,17 @@ uint64_t journalCatalogHash() {
   return hash;
 }
 
+/// Forgets `journal` among the open ones.
+static void unregisterJournal(Journal *journal) {
+  for (OpenJournal &open : OpenJournals)
+    if (open.journal.load() == journal) {
+      open.generation.store(0);
+      open.journal.store(nullptr);
+    }
+}
+
 Journal::~Journal() {
+  unregisterJournal(this);
   if (Header)
     munmap(Header, MappedBytes);
   if (Fd >= 0)
@@ -59,6 +90,7 @@ Journal::~Journal() {
 }
 
 void Journal::detach() {
+  unregisterJournal(this);
   if (Header)
     munmap(Header, MappedBytes);
   if (Fd >= 0)
@@ -105,6 +137,7 @@ bool Journal::reserveThrough(uint64_t blocks, bool writer) {
       return false; // the writers have room still; they will try themselves
     // Writers see Full and journal no more; the report says so.
     Full.store(true, std::memory_order_relaxed);
+    __atomic_store_n(&Header->healedBy, kNeverHealed, __ATOMIC_RELAXED);
     __atomic_store_n(&Header->full, 1, __ATOMIC_RELAXED);
     char message[512];
     int length = snprintf(message, sizeof message,
@@ -250,11 +283,32 @@ bool Journal::open(const std::string &path, uint64_t bytes,
   Units = reinterpret_cast<JournalUnit *>(static_cast<char *>(memory) +
                                           kJournalDataOffset);
   Blocks = blocks;
+  BlockStates.reset(new std::atomic<uint64_t>[blocks]);
+  for (uint64_t block = 0; block < blocks; ++block)
+    BlockStates[block].store(kFreshBlock, std::memory_order_relaxed);
   NextBlock.store(0);
   Full.store(false);
+  Begun.store(0);
+  Completed.store(0);
+  FullUntil.store(0);
+  BlocksAtCheckpoint.store(0);
+  Limit.store(blocks - blocks / 4);
+  Waiting.store(false);
+  Overwhelmed.store(false);
+  CheckpointsAbandoned = false;
+  // Often enough that the monitor hears of each quarter of a small ring.
+  HookBlocks = std::max<uint64_t>(1, std::min(kChunkBlocks, blocks / 8));
   // Unique across journals, so no thread's cursor outlives the one it is for.
   static std::atomic<uint64_t> lastGeneration{0};
-  Generation.store(lastGeneration.fetch_add(1) + 1);
+  uint64_t generation = lastGeneration.fetch_add(1) + 1;
+  Generation.store(generation);
+  for (OpenJournal &open : OpenJournals) {
+    Journal *none = nullptr;
+    if (open.journal.compare_exchange_strong(none, this)) {
+      open.generation.store(generation);
+      break;
+    } // more than 8 at once (tests): their threads' blocks stay held
+  }
   Header = header;
   Populated = 0;
   prefault();
@@ -267,10 +321,15 @@ Journal::reserve(unsigned count) {
   Cursor &cursor = ThreadCursor;
   uint64_t generation = Generation.load(std::memory_order_relaxed);
   if (cursor.generation != generation || cursor.next + count > cursor.end)
-    if (!takeBlock(generation))
+    if (!takeBlock(generation)) {
+      if (cursor.checkpoint)
+        cursor.checkpointFailed = true;
       return nullptr;
+    }
   JournalUnit *unit = cursor.next;
   cursor.next += count;
+  if (__builtin_expect(cursor.checkpoint != 0, 0))
+    ++cursor.checkpointRecords;
   // Ask for the line 1 KiB (32 events) ahead, for writing: it is not in the
   // cache (fresh page-cache memory), and without this the event that first
   // touches it waits for it (about 13 ns per event here, 5 with the line
@@ -280,32 +339,255 @@ Journal::reserve(unsigned count) {
   return unit;
 }
 
-bool Journal::takeBlock(uint64_t generation) {
+void Journal::letGo(uint64_t block) {
+  // After every unit written in it; a checkpoint begun after this load
+  // began after them, so that its shard copies saw their events.
+  uint64_t begun = Begun.load(std::memory_order_seq_cst);
+  BlockStates[block].store(begun + 1, std::memory_order_release);
+}
+
+void Journal::threadExits(void *) {
   Cursor &cursor = ThreadCursor;
-  if (Full.load(std::memory_order_relaxed))
-    return false;
-  uint64_t block = NextBlock.fetch_add(1, std::memory_order_relaxed);
-  if (block >= Blocks) {
-    Full.store(true, std::memory_order_relaxed);
-    __atomic_store_n(&Header->full, 1, __ATOMIC_RELAXED);
-    cursor.next = cursor.end = nullptr;
-    cursor.generation = generation;
-    return false;
+  if (cursor.block == UINT64_MAX)
+    return;
+  for (OpenJournal &open : OpenJournals)
+    if (open.generation.load() == cursor.generation)
+      if (Journal *journal = open.journal.load()) {
+        journal->letGo(cursor.block);
+        break;
+      }
+  cursor.block = UINT64_MAX;
+}
+
+void Journal::noteDropped() {
+  // The first checkpoint begun after this drop was begun after the event's
+  // record changed: it holds what the event did.
+  uint64_t healer = Begun.load(std::memory_order_seq_cst) + 1;
+  uint64_t seen = __atomic_load_n(&Header->healedBy, __ATOMIC_RELAXED);
+  while (seen < healer &&
+         !__atomic_compare_exchange_n(&Header->healedBy, &seen, healer, true,
+                                      __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
   }
+  if (!__atomic_load_n(&Header->full, __ATOMIC_RELAXED))
+    __atomic_store_n(&Header->full, 1, __ATOMIC_RELAXED);
+}
+
+bool Journal::takeFirstLapBlock(uint64_t block) {
   // The monitor reserves ahead; a writer that outran it reserves itself.
   if (block >= Reserved.load(std::memory_order_acquire) &&
-      !reserveThrough(block + 1, /*writer=*/true)) {
-    cursor.next = cursor.end = nullptr;
-    cursor.generation = generation;
+      !reserveThrough(block + 1, /*writer=*/true))
+    return false;
+  BlockStates[block].store(kBlockInUse, std::memory_order_relaxed);
+  return true;
+}
+
+void Journal::clearBlock(uint64_t block) {
+  JournalUnit *first = Units + block * kBlockUnits;
+  // The block unit first: a kill from here on leaves a block no reader
+  // takes, never old units behind new ones.
+  __atomic_store_n(reinterpret_cast<uint64_t *>(first), 0, __ATOMIC_RELAXED);
+  std::atomic_thread_fence(std::memory_order_release);
+  memset(reinterpret_cast<char *>(first) + 8, 0,
+         kBlockUnits * sizeof(JournalUnit) - 8);
+  std::atomic_thread_fence(std::memory_order_release);
+}
+
+bool Journal::waitForCheckpoint(uint64_t completed) {
+  void (*hook)() = ChunkHook.load(std::memory_order_relaxed);
+  if (!hook || Overwhelmed.load(std::memory_order_relaxed))
+    return false; // no monitor to write one, or no room for one
+  Waiting.store(true, std::memory_order_relaxed);
+  hook();
+  // Polled: the wait is rare (a ring short of room for the event rate), and
+  // a monitor that does not finish in kWaitSeconds is not coming.
+  timespec pause = {0, 100000}; // 0.1 ms
+  for (uint64_t waited = 0; waited < kWaitSeconds * 10000; ++waited) {
+    if (Completed.load(std::memory_order_acquire) > completed)
+      return true;
+    if (Overwhelmed.load(std::memory_order_relaxed))
+      return false;
+    if (waited % 1000 == 999)
+      hook(); // a wake-up the monitor missed
+    nanosleep(&pause, nullptr);
+  }
+  return false;
+}
+
+bool Journal::takeBlock(uint64_t generation) {
+  Cursor &cursor = ThreadCursor;
+  if (cursor.generation == generation && cursor.block != UINT64_MAX)
+    letGo(cursor.block);
+  cursor.next = cursor.end = nullptr;
+  cursor.generation = generation;
+  cursor.block = UINT64_MAX;
+  for (uint64_t passedOver = 0;;) {
+    if (Full.load(std::memory_order_relaxed))
+      return false;
+    uint64_t completed = Completed.load(std::memory_order_acquire);
+    if (FullUntil.load(std::memory_order_relaxed) > completed) {
+      noteDropped();
+      return false;
+    }
+    // Events stay below the limit, which leaves the checkpoint room for its
+    // blocks; at it, they wait for the checkpoint that moves it on.
+    uint64_t limit =
+        cursor.checkpoint ? UINT64_MAX : Limit.load(std::memory_order_acquire);
+    if (NextBlock.load(std::memory_order_relaxed) >= limit) {
+      if (!waitForCheckpoint(completed)) {
+        FullUntil.store(completed + 1, std::memory_order_relaxed);
+        noteDropped();
+        return false;
+      }
+      continue;
+    }
+    uint64_t number = NextBlock.fetch_add(1, std::memory_order_relaxed);
+    uint64_t block = number % Blocks;
+    if (number < Blocks) {
+      if (!takeFirstLapBlock(block))
+        return false; // the filesystem is full: so is the journal, for good
+    } else {
+      // A block of an earlier lap, if everything in it is in the last
+      // complete checkpoint; one still needed is passed over.
+      uint64_t state = BlockStates[block].load(std::memory_order_acquire);
+      if (state == kBlockInUse || state > completed ||
+          !BlockStates[block].compare_exchange_strong(
+              state, kBlockInUse, std::memory_order_acq_rel)) {
+        if (cursor.checkpoint && ++passedOver >= Blocks)
+          return false; // a whole lap, and no room for the checkpoint
+        continue;
+      }
+      clearBlock(block);
+    }
+    if (number % HookBlocks == 0)
+      if (void (*hook)() = ChunkHook.load(std::memory_order_relaxed))
+        hook();
+    JournalUnit *first = Units + block * kBlockUnits;
+    write(first, kJournalBlock, 0, 1,
+          static_cast<uint32_t>(cursor.checkpointBlocks), number,
+          cursor.checkpoint, 0);
+    if (cursor.checkpoint)
+      ++cursor.checkpointBlocks;
+    cursor.next = first + 1;
+    cursor.end = first + kBlockUnits;
+    cursor.block = block;
+    if (!cursor.exitHooked) {
+      pthread_once(&ExitKeyOnce,
+                   [] { pthread_key_create(&ExitKey, threadExits); });
+      pthread_setspecific(ExitKey, &cursor);
+      cursor.exitHooked = true;
+    }
+    return true;
+  }
+}
+
+bool Journal::checkpointDue(bool quiet) const {
+  if (!Header || Disabled || Paused || CheckpointsAbandoned)
+    return false;
+  if (Waiting.load(std::memory_order_relaxed))
+    return true;
+  uint64_t taken = NextBlock.load(std::memory_order_relaxed) -
+                   BlocksAtCheckpoint.load(std::memory_order_relaxed);
+  return taken >= (quiet ? 1 : std::max<uint64_t>(1, Blocks / 4));
+}
+
+uint64_t Journal::beginCheckpoint() {
+  if (!active() || CheckpointsAbandoned)
+    return 0;
+  Cursor &cursor = ThreadCursor;
+  uint64_t generation = Generation.load(std::memory_order_relaxed);
+  if (cursor.generation == generation && cursor.block != UINT64_MAX)
+    letGo(cursor.block);
+  cursor = Cursor{nullptr, nullptr, generation, UINT64_MAX,       0,
+                  0,       0,       false,      cursor.exitHooked};
+  CheckpointBeginBlock = NextBlock.load(std::memory_order_relaxed);
+  cursor.checkpoint = Begun.fetch_add(1, std::memory_order_seq_cst) + 1;
+  return cursor.checkpoint;
+}
+
+void Journal::checkpointLive(int level, const Record &record) {
+  JournalUnit *unit = reserve(1);
+  if (!unit)
+    return;
+  write(unit, kJournalLive, static_cast<uint8_t>(level | (record.space << 4)),
+        1, record.site, record.serial, record.key,
+        (record.size & ((1ULL << 48) - 1)) |
+            (static_cast<uint64_t>(record.api) << 48));
+}
+
+void Journal::checkpointFloors(int level, const uint64_t *floors,
+                               unsigned count) {
+  constexpr unsigned kPerRecord = 16; // in four units after the first
+  for (unsigned first = 0; first < count; first += kPerRecord) {
+    unsigned here = std::min(kPerRecord, count - first);
+    JournalUnit *unit = reserve(1 + kPerRecord / 4);
+    if (!unit)
+      return;
+    memset(unit + 1, 0, kPerRecord / 4 * sizeof(JournalUnit));
+    memcpy(unit + 1, floors + first, here * sizeof(uint64_t));
+    write(unit, kJournalFloors, static_cast<uint8_t>(level), 1 + kPerRecord / 4,
+          first, 0, here, 0);
+  }
+}
+
+void Journal::checkpointImplicit(int level, const Record &acquired,
+                                 uint64_t releaseSerial, unsigned releaseApi,
+                                 uint32_t releaseSite) {
+  JournalUnit *unit = reserve(2);
+  if (!unit)
+    return;
+  uint64_t release[4] = {releaseSerial, releaseApi, releaseSite, 0};
+  memcpy(unit + 1, release, sizeof release);
+  write(unit, kJournalImplicit,
+        static_cast<uint8_t>(level | (acquired.space << 4)), 2, acquired.site,
+        acquired.serial, acquired.key,
+        (acquired.size & ((1ULL << 48) - 1)) |
+            (static_cast<uint64_t>(acquired.api) << 48));
+}
+
+void Journal::leaveCheckpoint() {
+  Cursor &cursor = ThreadCursor;
+  if (cursor.block != UINT64_MAX &&
+      cursor.generation == Generation.load(std::memory_order_relaxed))
+    letGo(cursor.block);
+  cursor = Cursor{nullptr, nullptr, cursor.generation, UINT64_MAX, 0, 0,
+                  0,       false,   cursor.exitHooked};
+}
+
+bool Journal::endCheckpoint() {
+  Cursor &cursor = ThreadCursor;
+  uint64_t number = cursor.checkpoint;
+  if (!number)
+    return false;
+  JournalUnit *unit = cursor.checkpointFailed ? nullptr : reserve(1);
+  bool complete = unit && !cursor.checkpointFailed;
+  if (complete)
+    write(unit, kJournalCheckpointEnd, 0, 1,
+          static_cast<uint32_t>(cursor.checkpointBlocks), number,
+          cursor.checkpointRecords - 1, 0);
+  leaveCheckpoint();
+  if (!complete) {
+    // No room for a checkpoint: writers drop events instead of waiting for
+    // one, until one is complete.
+    Overwhelmed.store(true, std::memory_order_relaxed);
     return false;
   }
-  if (block % kChunkBlocks == 0)
-    if (void (*hook)() = ChunkHook.load(std::memory_order_relaxed))
-      hook();
-  cursor.next = Units + block * kBlockUnits;
-  cursor.end = cursor.next + kBlockUnits;
-  cursor.generation = generation;
+  BlocksAtCheckpoint.store(NextBlock.load(std::memory_order_relaxed),
+                           std::memory_order_relaxed);
+  // The blocks let go before it began are free; a quarter of the ring is
+  // left for the next checkpoint.
+  Limit.store(CheckpointBeginBlock + Blocks - Blocks / 4,
+              std::memory_order_relaxed);
+  Waiting.store(false, std::memory_order_relaxed);
+  Overwhelmed.store(false, std::memory_order_relaxed);
+  // Release: a writer that sees it taking a block sees the end written.
+  Completed.store(number, std::memory_order_release);
   return true;
+}
+
+void Journal::abandonCheckpoint() {
+  leaveCheckpoint();
+  CheckpointsAbandoned = true;
+  Overwhelmed.store(true); // no writer waits for a checkpoint now
 }
 
 void Journal::populate(uint64_t firstBlock) {
@@ -352,6 +634,15 @@ uint64_t Journal::residentBytes(uint64_t bytes) const {
 void Journal::prefault() {
   if (!Header || Disabled)
     return;
+  uint64_t taken = NextBlock.load(std::memory_order_relaxed);
+  if (taken >= Blocks) {
+    // Later laps: the whole file is reserved, its pages most likely still
+    // in memory; the chunk after the writers' is faulted in again in case
+    // the kernel let some go.
+    uint64_t chunks = (Blocks + kChunkBlocks - 1) / kChunkBlocks;
+    populate((taken % Blocks / kChunkBlocks + 1) % chunks * kChunkBlocks);
+    return;
+  }
   // Keep kAheadChunks chunks faulted in ahead of the writers, so that no
   // event pays for a fresh page.
   uint64_t next = NextBlock.load(std::memory_order_relaxed);
@@ -453,14 +744,17 @@ namespace {
 bool readJournalHeader(const char *head, uint64_t headBytes, uint64_t fileSize,
                        JournalContents *out, uint64_t *dataOffset,
                        std::string *error) {
-  if (headBytes < sizeof(JournalHeader) || memcmp(head, "MSLJRNL1", 8) != 0) {
+  if (headBytes < kJournalHeaderV3Bytes || memcmp(head, "MSLJRNL1", 8) != 0) {
     *error = "not an msledger journal";
     return false;
   }
-  memcpy(&out->header, head, sizeof(JournalHeader));
+  memcpy(&out->header, head, kJournalHeaderV3Bytes);
+  // Version 4's header is longer; before it, what follows is units.
+  if (out->header.version >= 4 && headBytes >= sizeof(JournalHeader))
+    memcpy(&out->header, head, sizeof(JournalHeader));
   // Version 1 had its units right after the header.
   *dataOffset =
-      out->header.version == 1 ? sizeof(JournalHeader) : out->header.dataOffset;
+      out->header.version == 1 ? kJournalHeaderV3Bytes : out->header.dataOffset;
   if (out->header.version < 1 || out->header.version > kJournalVersion ||
       out->header.unitSize != sizeof(JournalUnit)) {
     *error = "a journal of version " + std::to_string(out->header.version) +
@@ -468,7 +762,9 @@ bool readJournalHeader(const char *head, uint64_t headBytes, uint64_t fileSize,
              std::to_string(kJournalVersion);
     return false;
   }
-  if (*dataOffset < sizeof(JournalHeader) || *dataOffset % 32 != 0) {
+  if (*dataOffset < (out->header.version >= 4 ? sizeof(JournalHeader)
+                                              : kJournalHeaderV3Bytes) ||
+      *dataOffset % 32 != 0) {
     *error = "a corrupt journal header (units at offset " +
              std::to_string(*dataOffset) + ")";
     return false;
@@ -491,76 +787,200 @@ bool readJournalHeader(const char *head, uint64_t headBytes, uint64_t fileSize,
   return true;
 }
 
-/// One committed record, `unit` and the units after it, into `out`.
-void readJournalRecord(const JournalUnit *unit, JournalContents *out) {
-  switch (unit->type) {
-  case kJournalAcquire:
-  case kJournalRelease:
-  case kJournalReleaseAll:
-    out->events.push_back(JournalContents::Event{
-        unit->type, unit->levelSpace & 1,
-        static_cast<uint8_t>((unit->levelSpace >> 4) & 7),
-        static_cast<unsigned>(unit->sizeApi >> 48), unit->site, unit->serial,
-        unit->key, unit->sizeApi & ((1ULL << 48) - 1)});
-    break;
-  case kJournalSite: {
-    std::string text(reinterpret_cast<const char *>(unit + 1),
-                     std::min<uint64_t>(unit->key, (unit->count - 1) * 32));
-    JournalContents::Site site;
-    size_t a = text.find('\0'), b = text.find('\0', a + 1);
-    site.file = text.substr(0, a);
-    if (a != std::string::npos)
-      site.callee = text.substr(a + 1, b - a - 1);
-    if (b != std::string::npos)
-      site.function = text.substr(b + 1, text.find('\0', b + 1) - b - 1);
-    site.line = static_cast<uint32_t>(unit->serial >> 32);
-    site.column = static_cast<uint32_t>(unit->serial);
-    site.siteSerial = unit->sizeApi; // 0 before version 3
-    out->sites[unit->site] = site;
-    break;
+/// A checkpoint's records as read, complete or not.
+struct CheckpointParts {
+  std::vector<JournalContents::Event> live;
+  std::vector<JournalContents::Checkpoint::Implicit> implicit;
+  std::vector<uint64_t> floors[2];
+  std::set<uint32_t> blocks; // the indices of its blocks read
+  uint64_t records = 0;
+  bool ended = false;
+  uint64_t endBlocks = 0, endRecords = 0;
+  bool complete() const {
+    return ended && blocks.size() == endBlocks && records == endRecords;
   }
-  case kJournalChain: {
-    std::vector<uint32_t> ids = {static_cast<uint32_t>(unit->serial)};
-    const auto *callers = reinterpret_cast<const uint32_t *>(unit + 1);
-    for (uint64_t c = 0; c < unit->key && c < (unit->count - 1) * 8u; ++c)
-      ids.push_back(callers[c]);
-    out->chains[unit->site] = ids;
-    break;
-  }
-  default:
-    ++out->skipped;
-    break;
-  }
-}
+};
 
-/// The records of units [begin, end) of one block, up to its first unit
-/// that holds no committed record.
-void readJournalBlock(const JournalUnit *all, uint64_t begin, uint64_t end,
-                      JournalContents *out) {
-  for (uint64_t i = begin; i < end;) {
-    const JournalUnit &unit = all[i];
-    if (unit.commit != kCommitted || unit.count == 0 || i + unit.count > end) {
-      // The rest of the block is empty -- or a killed writer's record.
-      bool empty = true;
-      for (uint64_t j = i; j < end && empty; ++j)
-        empty = all[j].type == 0 && all[j].commit == 0;
-      if (!empty)
-        ++out->skipped;
-      return;
+/// Reads a journal's blocks one by one, then puts together what they say.
+class JournalReader {
+public:
+  explicit JournalReader(JournalContents *out) : Out(out) {}
+
+  /// The records of `units` units (whole blocks but perhaps the last) at
+  /// `all`, the journal's from a block's start.
+  void blocks(const JournalUnit *all, uint64_t units) {
+    for (uint64_t block = 0; block * kBlockUnits < units; ++block)
+      this->block(all + block * kBlockUnits,
+                  std::min<uint64_t>(kBlockUnits, units - block * kBlockUnits));
+  }
+
+  /// The last complete checkpoint, and the events that follow it, in
+  /// serial order.
+  void finish() {
+    const CheckpointParts *last = nullptr;
+    for (const auto &[number, parts] : Checkpoints)
+      if (parts.complete()) {
+        Out->checkpoint.number = number;
+        last = &parts;
+      }
+    if (last) {
+      Out->checkpoint.live = last->live;
+      Out->checkpoint.implicit = last->implicit;
+      // What the checkpoint holds already: an event of a key below its
+      // shard's floor. An implicit release is kept whatever its serial: it
+      // ends only records acquired before it (JournalReplay).
+      auto reflected = [last](const JournalContents::Event &event) {
+        const std::vector<uint64_t> &floors = last->floors[event.level & 1];
+        unsigned shard = RecordTable::shardIndex(event.key);
+        return event.type != kJournalReleaseAll && shard < floors.size() &&
+               event.serial < floors[shard];
+      };
+      Out->events.erase(
+          std::remove_if(Out->events.begin(), Out->events.end(), reflected),
+          Out->events.end());
     }
-    readJournalRecord(&unit, out);
-    i += unit.count;
+    // Stable: the records one implicit release took out share its serial,
+    // and stay in the order it wrote them (the order they were acquired).
+    std::stable_sort(
+        Out->events.begin(), Out->events.end(),
+        [](const JournalContents::Event &a, const JournalContents::Event &b) {
+          return a.serial < b.serial;
+        });
   }
-}
 
-/// The records of `units` units (whole blocks but perhaps the last) at
-/// `all`, the journal's from a block's start.
-void readJournalBlocks(const JournalUnit *all, uint64_t units,
-                       JournalContents *out) {
-  for (uint64_t block = 0; block * kBlockUnits < units; ++block)
-    readJournalBlock(all, block * kBlockUnits,
-                     std::min(units, (block + 1) * kBlockUnits), out);
-}
+private:
+  /// The records of one block of `units` units, up to its first unit that
+  /// holds no committed record.
+  void block(const JournalUnit *units, uint64_t count) {
+    CheckpointParts *parts = nullptr;
+    uint64_t i = 0;
+    if (Out->header.version >= 4) {
+      // A block without its block unit was never taken, or is being
+      // cleared for another lap: nothing in it is to be read.
+      const JournalUnit &first = units[0];
+      if (first.commit != kCommitted || first.type != kJournalBlock)
+        return;
+      if (first.key) {
+        parts = &Checkpoints[first.key];
+        parts->blocks.insert(first.site);
+      }
+      i = 1;
+    }
+    while (i < count) {
+      const JournalUnit &unit = units[i];
+      if (unit.commit != kCommitted || unit.count == 0 ||
+          i + unit.count > count) {
+        // The rest of the block is empty -- or a killed writer's record.
+        bool empty = true;
+        for (uint64_t j = i; j < count && empty; ++j)
+          empty = units[j].type == 0 && units[j].commit == 0;
+        if (!empty)
+          ++Out->skipped;
+        return;
+      }
+      record(&unit, parts);
+      i += unit.count;
+    }
+  }
+
+  static JournalContents::Event eventOf(const JournalUnit *unit) {
+    return JournalContents::Event{
+        unit->type,
+        unit->levelSpace & 1,
+        static_cast<uint8_t>((unit->levelSpace >> 4) & 7),
+        static_cast<unsigned>(unit->sizeApi >> 48),
+        unit->site,
+        unit->serial,
+        unit->key,
+        unit->sizeApi & ((1ULL << 48) - 1)};
+  }
+
+  /// One committed record, `unit` and the units after it; `parts`: the
+  /// checkpoint whose block it is in, if any.
+  void record(const JournalUnit *unit, CheckpointParts *parts) {
+    if (parts)
+      ++parts->records;
+    switch (unit->type) {
+    case kJournalAcquire:
+    case kJournalRelease:
+    case kJournalReleaseAll:
+      if (!parts)
+        Out->events.push_back(eventOf(unit));
+      break;
+    case kJournalSite: {
+      std::string text(reinterpret_cast<const char *>(unit + 1),
+                       std::min<uint64_t>(unit->key, (unit->count - 1) * 32));
+      JournalContents::Site site;
+      size_t a = text.find('\0'), b = text.find('\0', a + 1);
+      site.file = text.substr(0, a);
+      if (a != std::string::npos)
+        site.callee = text.substr(a + 1, b - a - 1);
+      if (b != std::string::npos)
+        site.function = text.substr(b + 1, text.find('\0', b + 1) - b - 1);
+      site.line = static_cast<uint32_t>(unit->serial >> 32);
+      site.column = static_cast<uint32_t>(unit->serial);
+      site.siteSerial = unit->sizeApi; // 0 before version 3
+      Out->sites[unit->site] = site;
+      break;
+    }
+    case kJournalChain: {
+      std::vector<uint32_t> ids = {static_cast<uint32_t>(unit->serial)};
+      const auto *callers = reinterpret_cast<const uint32_t *>(unit + 1);
+      for (uint64_t c = 0; c < unit->key && c < (unit->count - 1) * 8u; ++c)
+        ids.push_back(callers[c]);
+      Out->chains[unit->site] = ids;
+      break;
+    }
+    case kJournalLive:
+      if (parts) {
+        JournalContents::Event live = eventOf(unit);
+        live.type = kJournalAcquire;
+        parts->live.push_back(live);
+      }
+      break;
+    case kJournalImplicit:
+      if (parts && unit->count >= 2) {
+        JournalContents::Event acquired = eventOf(unit);
+        acquired.type = kJournalAcquire;
+        uint64_t release[4];
+        memcpy(release, unit + 1, sizeof release);
+        JournalContents::Event released = acquired;
+        released.type = kJournalReleaseAll;
+        released.serial = release[0];
+        released.api = static_cast<unsigned>(release[1]);
+        released.site = static_cast<uint32_t>(release[2]);
+        released.size = 0;
+        parts->implicit.push_back({acquired, released});
+      }
+      break;
+    case kJournalFloors:
+      if (parts) {
+        std::vector<uint64_t> &floors = parts->floors[unit->levelSpace & 1];
+        uint64_t first = unit->site;
+        uint64_t count = std::min<uint64_t>(unit->key, (unit->count - 1) * 4u);
+        if (first + count <= RecordTable::kShards) {
+          floors.resize(std::max<uint64_t>(floors.size(), first + count));
+          memcpy(floors.data() + first, unit + 1, count * sizeof(uint64_t));
+        }
+      }
+      break;
+    case kJournalCheckpointEnd:
+      if (parts) {
+        --parts->records; // the end counts the records before it
+        parts->ended = true;
+        parts->endBlocks = unit->site;
+        parts->endRecords = unit->key;
+      }
+      break;
+    default:
+      ++Out->skipped;
+      break;
+    }
+  }
+
+  JournalContents *Out;
+  std::map<uint64_t, CheckpointParts> Checkpoints;
+};
 
 /// The units a journal of `fileSize` bytes holds, from `dataOffset`: its
 /// capacity, or fewer in a file cut short (out->truncated).
@@ -569,17 +989,6 @@ uint64_t unitsHeld(uint64_t fileSize, uint64_t dataOffset,
   uint64_t available = (fileSize - dataOffset) / 32;
   out->truncated = available < out->header.capacityUnits;
   return std::min(out->header.capacityUnits, available);
-}
-
-/// Puts the events in serial order. Stable: the records one implicit
-/// release took out share its serial, and stay in the order it wrote them
-/// (the order they were acquired).
-void orderEvents(JournalContents *out) {
-  std::stable_sort(
-      out->events.begin(), out->events.end(),
-      [](const JournalContents::Event &a, const JournalContents::Event &b) {
-        return a.serial < b.serial;
-      });
 }
 
 /// pread() of `bytes` bytes at `offset`, all of them; false on an error
@@ -611,11 +1020,12 @@ bool readJournal(const std::string &bytes, JournalContents *out,
                          &dataOffset, error))
     return false;
   uint64_t units = unitsHeld(bytes.size(), dataOffset, out);
+  JournalReader reader(out);
   if (units)
-    readJournalBlocks(
-        reinterpret_cast<const JournalUnit *>(bytes.data() + dataOffset), units,
-        out);
-  orderEvents(out);
+    reader.blocks(
+        reinterpret_cast<const JournalUnit *>(bytes.data() + dataOffset),
+        units);
+  reader.finish();
   return true;
 }
 
@@ -648,6 +1058,7 @@ bool readJournalFile(const std::string &path, JournalContents *out,
   // Read whole blocks around each run of data, a chunk at a time.
   const uint64_t blockBytes = kBlockUnits * 32;
   std::vector<JournalUnit> chunk(kReadChunkBlocks * kBlockUnits);
+  JournalReader reader(out);
   for (uint64_t at = dataOffset; at < end;) {
     off_t data = lseek(fd, static_cast<off_t>(at), SEEK_DATA);
     off_t hole = data < 0 ? -1 : lseek(fd, data, SEEK_HOLE);
@@ -666,13 +1077,13 @@ bool readJournalFile(const std::string &path, JournalContents *out,
       uint64_t bytes = std::min<uint64_t>(chunk.size() * 32, last - offset);
       if (!readFully(fd, chunk.data(), bytes, offset))
         return cannot(errno ? strerror(errno) : "it shrank while read");
-      readJournalBlocks(chunk.data(), bytes / 32, out);
+      reader.blocks(chunk.data(), bytes / 32);
       offset += bytes;
     }
     at = std::max(last, first + blockBytes);
   }
   close(fd);
-  orderEvents(out);
+  reader.finish();
   return true;
 }
 

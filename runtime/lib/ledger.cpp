@@ -510,6 +510,10 @@ bool Ledger::findInOtherNamespace(const RecordTable &table,
 }
 
 void Ledger::releaseImplicitly(const PendingRelease &pending) {
+  // A checkpoint sees the records taken out either live or in the log. The
+  // journal's events are written after (a writer may wait for the
+  // checkpoint); written after it began, they are all kept.
+  std::unique_lock<std::mutex> implicitLock(ImplicitMutex);
   std::vector<Record> released[2];
   for (size_t i = 0; i < kImplicitReleaseCount; ++i) {
     const ImplicitReleaseInfo &implicit = kImplicitReleases[i];
@@ -535,14 +539,49 @@ void Ledger::releaseImplicitly(const PendingRelease &pending) {
     std::sort(
         released[level].begin(), released[level].end(),
         [](const Record &a, const Record &b) { return a.serial < b.serial; });
-    if (Journal_.active())
-      for (const Record &record : released[level])
-        Journal_.release(level, record.key, pending.event.serial, pending.api,
-                         pending.event.site, true);
     std::lock_guard<std::mutex> lock(ErrorMutex);
     for (const Record &record : released[level])
       ImplicitLog[level].push_back(ImplicitReleaseEvent{record, pending.event});
   }
+  implicitLock.unlock();
+  if (Journal_.active())
+    for (int level = 0; level < 2; ++level)
+      for (const Record &record : released[level])
+        Journal_.release(level, record.key, pending.event.serial, pending.api,
+                         pending.event.site, true);
+}
+
+void Ledger::checkpointJournal() {
+  uint64_t number = Journal_.beginCheckpoint();
+  if (!number)
+    return;
+  // Read after it began: what it holds is all that a block let go before it
+  // held.
+  Sites.replayInto(Journal_);
+  std::lock_guard<std::mutex> implicitLock(ImplicitMutex);
+  std::vector<uint64_t> floors(RecordTable::kShards);
+  for (int level = 0; level < 2; ++level) {
+    if (!Enabled[level])
+      continue;
+    Tables[level].forEachShard([&](const RecordTable::ShardView &view) {
+      floors[view.index] = view.floor;
+      for (const Record &record : view.records)
+        if (record.serial >= InheritedBelow) // a forked child's own
+          Journal_.checkpointLive(level, record);
+    });
+    if (Opts.journal_stop_at_checkpoint == static_cast<long long>(number)) {
+      Journal_.abandonCheckpoint(); // as a kill would leave it, half written
+      return;
+    }
+    Journal_.checkpointFloors(level, floors.data(),
+                              static_cast<unsigned>(floors.size()));
+    if (Opts.implicit_release_is_leak)
+      for (const ImplicitReleaseEvent &entry :
+           implicitReleases(static_cast<Level>(level)))
+        Journal_.checkpointImplicit(level, entry.acquired, entry.release.serial,
+                                    entry.release.api, entry.release.site);
+  }
+  Journal_.endCheckpoint();
 }
 
 void Ledger::reportError(ErrorEvent error) {
@@ -618,6 +657,7 @@ void Ledger::forkPrepare() {
   RetainedMutex.lock(); // held alone, never with another lock
   Heaps.forkPrepare();
   Notes.forkPrepare();
+  ImplicitMutex.lock();
   ErrorMutex.lock();
   AccessIndex[0].lock();
   AccessIndex[1].lock();
@@ -633,6 +673,7 @@ void Ledger::forkParent() {
   AccessIndex[1].unlock();
   AccessIndex[0].unlock();
   ErrorMutex.unlock();
+  ImplicitMutex.unlock();
   Notes.forkParent();
   Heaps.forkParent();
   RetainedMutex.unlock();

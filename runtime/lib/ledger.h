@@ -30,7 +30,8 @@
 //     implicitly if implicit_release_is_leak;
 //   * every event, site and chain also goes to the journal when
 //     journal_path names one (opened by start(); a journal that cannot be
-//     opened is said on stderr, as the process has no log yet);
+//     opened is said on stderr, as the process has no log yet), and
+//     checkpointJournal() writes what is live into it (journal.h);
 //   * fork(): forkPrepare/forkParent/forkChild around it (process.cpp).
 //     The child keeps the parent's records but lists only what it acquired
 //     itself; its serials continue from the parent's. At its first
@@ -177,6 +178,12 @@ public:
   /// marks it exited; benchmarks pause it.
   Journal &journal() { return Journal_; }
   bool journaling() const { return Journal_.active(); }
+  /// Writes a checkpoint of the journal (journal.h): the sites and chains,
+  /// each table's live records shard by shard with the shards' floors, and
+  /// the implicit releases if they count as leaks. The monitor's, when the
+  /// journal says one is due; an implicit release waits for it, an event
+  /// at most for one shard's copy.
+  void checkpointJournal();
   uint64_t errorCount() const { return Errors.load(std::memory_order_relaxed); }
   std::vector<ErrorEvent> errors() const;
   /// What calls released implicitly at `level`, in order (this process's).
@@ -282,6 +289,10 @@ private:
   std::set<std::tuple<uint32_t, unsigned, uint64_t>> AccessFindings;
   RangeIndex AccessIndex[2];
   std::vector<ImplicitReleaseEvent> ImplicitLog[2]; // under ErrorMutex
+  // Held by an implicit release from its records' removal to their entry
+  // in ImplicitLog, and by a checkpoint while it reads both: so a record
+  // is in one or the other. Taken before ErrorMutex and the shard locks.
+  std::mutex ImplicitMutex;
 
   // The keys of retained handles (executors made repeatable), looked at by
   // the calls of the operator rule's family; and the live workspaces found

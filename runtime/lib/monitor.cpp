@@ -28,6 +28,9 @@ Ledger *Recorded = nullptr;
 // What a byte in the pipe asks the monitor for.
 constexpr char kReportRequest = 'r';
 constexpr char kPrefaultRequest = 'p';
+// How long the journal's writers are quiet before a checkpoint of what
+// they wrote since the last.
+constexpr int kQuietMs = 1000;
 
 void request(char what) {
   int saved = errno;
@@ -47,6 +50,7 @@ void monitorLoop() {
   pthread_sigmask(SIG_BLOCK, &all, nullptr); // signals are the application's
   using Clock = std::chrono::steady_clock;
   Clock::time_point next = Clock::now() + std::chrono::milliseconds(IntervalMs);
+  Journal &journal = Recorded->journal();
   for (;;) {
     int timeout = -1;
     if (IntervalMs > 0)
@@ -54,6 +58,11 @@ void monitorLoop() {
           0, std::chrono::duration_cast<std::chrono::milliseconds>(next -
                                                                    Clock::now())
                  .count()));
+    // A journal written to since its last checkpoint gets one once the
+    // writers have been quiet for a while: a service that waits is read
+    // back from a checkpoint of now.
+    if (journal.active() && (timeout < 0 || timeout > kQuietMs))
+      timeout = kQuietMs;
     pollfd fd = {Pipe[0], POLLIN, 0};
     int ready = poll(&fd, 1, timeout);
     if (ready < 0 && errno != EINTR)
@@ -63,9 +72,13 @@ void monitorLoop() {
       char drained[64];
       for (ssize_t got; (got = read(Pipe[0], drained, sizeof drained)) > 0;)
         report = report || memchr(drained, kReportRequest, got) != nullptr;
-      Recorded->journal().prefault(); // a no-op without a journal
+      journal.prefault(); // a no-op without a journal
+      if (journal.checkpointDue(/*quiet=*/false))
+        Recorded->checkpointJournal();
       if (report)
         Reports->reportNow();
+    } else if (ready == 0 && journal.checkpointDue(/*quiet=*/true)) {
+      Recorded->checkpointJournal();
     }
     if (IntervalMs > 0 && Clock::now() >= next) {
       Reports->writeSnapshot();

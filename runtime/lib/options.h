@@ -77,6 +77,7 @@ using ChainDepth = Bounded<0, kMaxChainDepth>;
 using JournalMiB = Bounded<1, kMaxJournalSizeMb>;
 using PrintLimit = Bounded<0, 1000000000>;
 using SnapshotCount = Bounded<2, 1000000>;
+using CheckpointNumber = Bounded<0, 1000000000>;
 
 struct LogLevelKind : KeepsItsValue {
   using Value = LogLevel;

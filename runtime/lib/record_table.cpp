@@ -194,6 +194,25 @@ std::vector<Record> RecordTable::snapshot() const {
   return records;
 }
 
+void RecordTable::forEachShard(
+    const std::function<void(const ShardView &)> &visit) const {
+  ShardView view;
+  for (unsigned i = 0; i < kShards; ++i) {
+    Shard &shard = Shards[i];
+    view.index = i;
+    view.records.clear();
+    shard.lock();
+    view.floor = shard.nextSerial;
+    for (uint32_t s = 0; s < shard.capacity; ++s)
+      if (shard.slots[s].key)
+        view.records.push_back(unpack(shard.slots[s]));
+    shard.unlock();
+    for (Record &record : view.records)
+      record.serial = widenSerial(record.serial, view.floor);
+    visit(view);
+  }
+}
+
 size_t RecordTable::size() const {
   size_t total = 0;
   for (unsigned i = 0; i < kShards; ++i)

@@ -180,6 +180,32 @@ public:
 
   /// Every live record, shard by shard (each shard consistent in itself).
   std::vector<Record> snapshot() const;
+  /// One shard as it was at one moment: its records, and the floor of its
+  /// next event's serial then. Every event of the shard's keys with a serial
+  /// below the floor is reflected in the records; none at or above it is.
+  struct ShardView {
+    unsigned index = 0;
+    uint64_t floor = 0;
+    std::vector<Record> records; // serials widened below the floor
+  };
+  /// Calls `visit` with each shard's view in turn, copied under the shard's
+  /// lock and visited outside it: a thread waits at most for one shard's
+  /// copy (a journal's checkpoint, journal.h).
+  void forEachShard(const std::function<void(const ShardView &)> &visit) const;
+  /// The shard `key` is in (0 to kShards - 1): a journal's reader applies
+  /// a checkpoint's floors by it.
+  static unsigned shardIndex(uint64_t key) {
+    return static_cast<unsigned>(hash(key >> kShardGranuleBits) >>
+                                 (64 - kShardBits));
+  }
+  /// The serial whose low 40 bits (what a record keeps) are `stored`, the
+  /// latest below `floor`: exact while the record is younger than 2^40
+  /// serials.
+  static uint64_t widenSerial(uint64_t stored, uint64_t floor) {
+    if (floor <= stored)
+      return stored;
+    return floor - 1 - ((floor - 1 - stored) & kMaxSerial);
+  }
   size_t size() const;
   /// Bytes the table holds from the heap, slots and release history included.
   size_t memoryBytes() const;
@@ -338,7 +364,7 @@ MSLEDGER_TABLE_HOT RecordTable::Shard &
 RecordTable::shardOf(uint64_t key) const {
   // By the key's 64 KiB granule: memory a thread works in (its allocator's
   // region) stays in shards of its own, not a share of all of them.
-  return Shards[hash(key >> kShardGranuleBits) >> (64 - kShardBits)];
+  return Shards[shardIndex(key)];
 }
 
 MSLEDGER_TABLE_HOT long RecordTable::findIndex(const Shard &shard, uint64_t key,

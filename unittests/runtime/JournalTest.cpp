@@ -128,19 +128,22 @@ TEST(Journal, ReadsVersionOneWithUnitsRightAfterTheHeader) {
   memcpy(&header, bytes.data(), sizeof header);
   header.version = 1;
   header.dataOffset = 0;
-  std::string v1(reinterpret_cast<const char *>(&header), sizeof header);
-  v1 += bytes.substr(kJournalDataOffset);
+  std::string v1(reinterpret_cast<const char *>(&header),
+                 kJournalHeaderV3Bytes);
+  // Its blocks had no block unit.
+  v1 += bytes.substr(kJournalDataOffset + sizeof(JournalUnit));
+  v1.append(sizeof(JournalUnit), '\0'); // as many units as before
   JournalContents contents;
   ASSERT_TRUE(readJournal(v1, &contents, &error)) << error;
   ASSERT_EQ(contents.events.size(), 1u);
   EXPECT_EQ(contents.events[0].serial, 9u);
   EXPECT_FALSE(contents.truncated);
 
-  header.version = 4;
-  std::string v4(reinterpret_cast<const char *>(&header), sizeof header);
-  EXPECT_FALSE(readJournal(v4, &contents, &error));
-  EXPECT_EQ(error, "a journal of version 4; this msledger reads versions 1 "
-                   "to 3");
+  header.version = 5;
+  std::string v5(reinterpret_cast<const char *>(&header), sizeof header);
+  EXPECT_FALSE(readJournal(v5, &contents, &error));
+  EXPECT_EQ(error, "a journal of version 5; this msledger reads versions 1 "
+                   "to 4");
 }
 
 TEST(Journal, ReadsVersionTwoWithoutSiteSerials) {
@@ -160,11 +163,14 @@ TEST(Journal, ReadsVersionTwoWithoutSiteSerials) {
   ASSERT_TRUE(readJournal(bytes, &contents, &error)) << error;
   EXPECT_EQ(contents.sites[1].siteSerial, 0x1234u);
   // Version 2 wrote 0 where version 3 writes the site serial; the rest of
-  // the record is the same.
+  // the record is the same. Its blocks had no block unit, its header was
+  // shorter.
   JournalHeader header;
   memcpy(&header, bytes.data(), sizeof header);
   header.version = 2;
-  memcpy(&bytes[0], &header, sizeof header);
+  memset(&bytes[0], 0, kJournalDataOffset);
+  memcpy(&bytes[0], &header, kJournalHeaderV3Bytes);
+  bytes.erase(kJournalDataOffset, sizeof(JournalUnit));
   JournalUnit unit;
   memcpy(&unit, bytes.data() + kJournalDataOffset, sizeof unit);
   ASSERT_EQ(unit.type, kJournalSite);
@@ -278,7 +284,8 @@ TEST(Journal, WritersAskForPrefaultAtEachChunkAndItRunsAhead) {
   // 24 chunks' worth of events (more than open() faulted in ahead): the
   // hook runs at the first block of each.
   constexpr uint64_t kWritten = 24;
-  for (uint64_t i = 0; i < kWritten * kChunkUnits; ++i)
+  for (uint64_t i = 0; i < kWritten * Journal::kChunkBlocks * (kBlockUnits - 1);
+       ++i) // each block's first unit is its block unit
     journal.release(0, 0x1000 + i, i, apiIndex("aclrtFree"), 0, false);
   EXPECT_EQ(ChunksStarted.load(), static_cast<int>(kWritten));
   const uint64_t wanted = kWritten * kChunkBytes + kAhead;
