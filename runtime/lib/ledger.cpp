@@ -57,6 +57,16 @@ Ledger::Ledger(const Options &options, LedgerObserver *observer)
       Notes(Clock, [this](const std::string &line) { say(line); }) {
   Enabled[static_cast<int>(Level::Device)] = Opts.check_device_heap;
   Enabled[static_cast<int>(Level::Cann)] = Opts.check_cann_heap;
+  if (Opts.first_serial)
+    Clock.startAt(static_cast<uint64_t>(Opts.first_serial));
+  // Serials never wrap: the tables keep 40 bits of each, and the whole
+  // serial of a record too old for those aside (RecordTable::age).
+  Clock.setAging(
+      [](void *self, uint64_t now) {
+        for (RecordTable &table : static_cast<Ledger *>(self)->Tables)
+          table.age(now);
+      },
+      this);
 }
 
 void Ledger::start() {
@@ -404,6 +414,9 @@ void Ledger::settleRelease(const PendingRelease &pending, bool succeeded) {
     error.kind = ErrorKind::MismatchedRelease;
     error.hasAcquired = true;
     error.acquired = RecordTable::unpack(pending.record);
+    error.acquired.serial =
+        Tables[static_cast<int>(familyOf(pending.api).level)].serialOf(
+            pending.record, pending.event.serial + 1);
     reportError(error);
     return;
   }

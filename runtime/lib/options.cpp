@@ -40,6 +40,19 @@ template struct Bounded<1, kMaxJournalSizeMb>;
 template struct Bounded<0, 1000000000>;
 template struct Bounded<2, 1000000>;
 
+bool SerialNumber::read(const std::string &text, long long *out,
+                        std::string *) {
+  if (text.empty())
+    return false;
+  char *end = nullptr;
+  errno = 0;
+  long long value = std::strtoll(text.c_str(), &end, 10);
+  if (*end || errno || value < 0 || value > (1LL << 62))
+    return false;
+  *out = value;
+  return true;
+}
+
 bool LogLevelKind::read(const std::string &text, LogLevel *out, std::string *) {
   if (text == "info")
     *out = LogLevel::Info;

@@ -61,14 +61,16 @@ RecordTable::takeIf(const std::function<bool(const Record &)> &matches,
     // Keys first, then erase: backward-shift deletion moves slots.
     keys.clear();
     for (uint32_t s = 0; s < shard.capacity; ++s)
-      if (shard.slots[s].key && unpack(shard.slots[s]).serial < serial &&
-          matches(unpack(shard.slots[s])))
-        keys.push_back(shard.slots[s].key);
+      if (shard.slots[s].key) {
+        Record record = unpackIn(shard, shard.slots[s]);
+        if (record.serial < serial && matches(record))
+          keys.push_back(shard.slots[s].key);
+      }
     for (uint64_t key : keys) {
       long index = findIndex(shard, key, hash(key));
       if (index < 0)
         continue;
-      taken.push_back(unpack(shard.slots[index]));
+      taken.push_back(unpackIn(shard, shard.slots[index]));
       remember(shard, shard.slots[index], release);
       eraseAt(shard, static_cast<uint32_t>(index));
     }
@@ -106,10 +108,81 @@ void RecordTable::restore(const Record &record, TakeResult taken,
   shard.unlock();
 }
 
-FreedRecord RecordTable::unpackFreed(const FreedSlot &entry) {
+Record RecordTable::unpackIn(const Shard &shard, const Slot &slot) const {
+  Record record = unpack(slot);
+  record.serial = serialOf(slot, shard.nextSerial);
+  return record;
+}
+
+uint64_t RecordTable::serialOf(const PackedRecord &packed,
+                               uint64_t floor) const {
+  uint64_t kept = packed.order & kMaxSerial;
+  if (kept != kAgedMark)
+    return widenSerial(kept, floor);
+  std::lock_guard<std::mutex> lock(AgedMutex);
+  auto aged = Aged.find(packed.key);
+  // Not there: the record was taken and its entry dropped since; it was
+  // older than kAgeLimit, which is all that can be said.
+  return aged != Aged.end() ? aged->second
+                            : (floor > kAgeLimit ? floor - kAgeLimit : 0);
+}
+
+void RecordTable::age(uint64_t now) {
+  for (unsigned i = 0; i < kShards; ++i) {
+    Shard &shard = Shards[i];
+    shard.lock();
+    for (uint32_t s = 0; s < shard.capacity; ++s) {
+      Slot &slot = shard.slots[s];
+      uint64_t kept = slot.order & kMaxSerial;
+      if (!slot.key || kept == kAgedMark)
+        continue;
+      uint64_t serial = widenSerial(kept, shard.nextSerial);
+      if (now - serial < kAgeLimit || serial > now)
+        continue;
+      {
+        std::lock_guard<std::mutex> lock(AgedMutex);
+        Aged[slot.key] = serial;
+      }
+      slot.order = (slot.order & ~kMaxSerial) | kAgedMark;
+    }
+    // A release that old is forgotten: a double release of it reads as a
+    // release of something never seen.
+    for (uint32_t f = 0; shard.freed && f < kFreedPerShard; ++f) {
+      FreedSlot &entry = shard.freed[f];
+      if (entry.acquired.key &&
+          now - widenSerial(entry.order & kMaxSerial, shard.nextSerial) >=
+              kAgeLimit)
+        entry.acquired.key = 0;
+    }
+    shard.unlock();
+  }
+  // Entries whose records are gone (taken, or replaced). Only age() marks,
+  // so one found unmarked here stays so until it is dropped.
+  std::vector<uint64_t> keys;
+  {
+    std::lock_guard<std::mutex> lock(AgedMutex);
+    for (const auto &entry : Aged)
+      keys.push_back(entry.first);
+  }
+  for (uint64_t key : keys) {
+    Shard &shard = shardOf(key);
+    shard.lock();
+    long index = findIndex(shard, key, hash(key));
+    bool marked =
+        index >= 0 && (shard.slots[index].order & kMaxSerial) == kAgedMark;
+    shard.unlock();
+    if (!marked) {
+      std::lock_guard<std::mutex> lock(AgedMutex);
+      Aged.erase(key);
+    }
+  }
+}
+
+FreedRecord RecordTable::unpackFreed(const Shard &shard,
+                                     const FreedSlot &entry) const {
   FreedRecord freed;
-  freed.acquired = unpack(entry.acquired);
-  freed.serial = entry.order & kMaxSerial;
+  freed.acquired = unpackIn(shard, entry.acquired);
+  freed.serial = widenSerial(entry.order & kMaxSerial, shard.nextSerial);
   freed.site = static_cast<uint32_t>((entry.order >> 40) & kMaxSite);
   freed.api = static_cast<uint16_t>(entry.caller & kMaxApi);
   freed.thread = static_cast<uint16_t>((entry.caller >> 10) & kMaxThread);
@@ -135,7 +208,7 @@ bool RecordTable::findFreed(uint64_t key, FreedRecord *freed) const {
   bool hit = false;
   forEachRemembered(shard, [&](const FreedSlot &entry) {
     if (entry.acquired.key == key) {
-      *freed = unpackFreed(entry);
+      *freed = unpackFreed(shard, entry);
       hit = true;
     }
     return !hit;
@@ -150,7 +223,7 @@ std::vector<FreedRecord> RecordTable::freedSnapshot() const {
     Shard &shard = Shards[i];
     shard.lock();
     forEachRemembered(shard, [&](const FreedSlot &entry) {
-      released.push_back(unpackFreed(entry));
+      released.push_back(unpackFreed(shard, entry));
       return true;
     });
     shard.unlock();
@@ -175,7 +248,7 @@ bool RecordTable::find(uint64_t key, Record *record) const {
   shard.lock();
   long index = findIndex(shard, key, h);
   if (index >= 0)
-    *record = unpack(shard.slots[index]);
+    *record = unpackIn(shard, shard.slots[index]);
   shard.unlock();
   return index >= 0;
 }
@@ -188,7 +261,7 @@ std::vector<Record> RecordTable::snapshot() const {
     shard.lock();
     for (uint32_t s = 0; s < shard.capacity; ++s)
       if (shard.slots[s].key)
-        records.push_back(unpack(shard.slots[s]));
+        records.push_back(unpackIn(shard, shard.slots[s]));
     shard.unlock();
   }
   return records;
@@ -205,10 +278,8 @@ void RecordTable::forEachShard(
     view.floor = shard.nextSerial;
     for (uint32_t s = 0; s < shard.capacity; ++s)
       if (shard.slots[s].key)
-        view.records.push_back(unpack(shard.slots[s]));
+        view.records.push_back(unpackIn(shard, shard.slots[s]));
     shard.unlock();
-    for (Record &record : view.records)
-      record.serial = widenSerial(record.serial, view.floor);
     visit(view);
   }
 }
@@ -235,9 +306,11 @@ size_t RecordTable::memoryBytes() const {
 void RecordTable::lockAll() {
   for (unsigned i = 0; i < kShards; ++i)
     Shards[i].lock();
+  AgedMutex.lock(); // after the shards, as everywhere
 }
 
 void RecordTable::unlockAll() {
+  AgedMutex.unlock();
   for (unsigned i = 0; i < kShards; ++i)
     Shards[i].unlock();
 }

@@ -23,7 +23,12 @@
 //     copy into freed memory found, access.h); releases concentrated in a
 //     few granules share those shards' memory of them;
 //   * each shard keeps the floor of its next event's serial, which it takes
-//     under the lock (SerialSource): a key's events are numbered in order.
+//     under the lock (SerialSource): a key's events are numbered in order;
+//   * a record keeps its serial's low 40 bits, widened back below its
+//     shard's floor when read; age() keeps the whole serial of a record old
+//     enough for that to be wrong aside, so a serial read is always whole
+//     (records and releases read back, Record::serial and
+//     FreedRecord::serial, are whole; unpack() alone gives the kept bits).
 //
 // Records are copied in and out; nothing returned points into the table.
 // acquire() and take(), the operations of every tracked event, are defined
@@ -38,6 +43,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <mutex>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -206,6 +213,22 @@ public:
       return stored;
     return floor - 1 - ((floor - 1 - stored) & kMaxSerial);
   }
+  /// The kept bits of a record whose whole serial is kept aside (age());
+  /// no serial has them (SerialClock::kMarkBits).
+  static constexpr uint64_t kAgedMark = kMaxSerial;
+  /// How many serials old a record is when age() keeps its serial aside.
+  static constexpr uint64_t kAgeLimit = 1ULL << 39;
+  /// Keeps aside the whole serial of each record kAgeLimit or more serials
+  /// older than `now` (its kept bits become kAgedMark), and forgets each
+  /// remembered release as old. Run at least every 2^38 serials
+  /// (SerialClock's aging hook), it keeps every other record younger than
+  /// 2^40 serials, so that widening its kept bits is exact: no record's
+  /// serial is ever wrong, however long the process runs. Each shard's lock
+  /// in turn.
+  void age(uint64_t now);
+  /// The whole serial of `packed`, a record this table handed out (take(),
+  /// acquire()'s previous one) at an event whose serial is below `floor`.
+  uint64_t serialOf(const PackedRecord &packed, uint64_t floor) const;
   size_t size() const;
   /// Bytes the table holds from the heap, slots and release history included.
   size_t memoryBytes() const;
@@ -238,7 +261,10 @@ private:
   };
 
   static uint64_t hash(uint64_t key);
-  static FreedRecord unpackFreed(const FreedSlot &entry);
+  /// A slot of `shard` (locked), its serial whole.
+  Record unpackIn(const Shard &shard, const Slot &slot) const;
+  /// A remembered release of `shard` (locked), its serials whole.
+  FreedRecord unpackFreed(const Shard &shard, const FreedSlot &entry) const;
   /// Calls `visit` on the shard's remembered releases, most recent first,
   /// until it returns false. Under the shard's lock.
   template <typename Visit>
@@ -274,6 +300,11 @@ private:
 
   Shard *Shards;
   alignas(64) mutable std::atomic<bool> Changed{true};
+  // The whole serials of aged records (age()), by key: looked at only for
+  // a record marked kAgedMark. Taken under a shard's lock, never the
+  // reverse; an entry whose record is gone is dropped by the next age().
+  mutable std::mutex AgedMutex;
+  std::unordered_map<uint64_t, uint64_t> Aged;
 };
 
 //===----------------------------------------------------------------------===//
@@ -471,7 +502,7 @@ RecordTable::acquire(PackedRecord record, bool refcounted, Record *previous,
     Slot &slot = shard.slots[index];
     if (slot.key == record.key) {
       if (previous)
-        *previous = unpack(slot);
+        *previous = unpackIn(shard, slot);
       if (refcounted) {
         if ((slot.attributes & kMaxRecordSize) < kMaxRecordSize)
           slot.attributes += 1; // one more reference, saturating
@@ -497,6 +528,13 @@ RecordTable::acquire(PackedRecord record, bool refcounted, Record *previous,
 MSLEDGER_TABLE_HOT RecordTable::AcquireResult
 RecordTable::acquire(const Record &record, bool refcounted, Record *previous,
                      SerialSource serials, uint64_t *serial) {
+  // The record's own serial whole, not its packed 40 bits: the shard's
+  // floor follows it.
+  uint64_t given = record.serial;
+  if (!serials.take)
+    serials = {
+        [](void *whole, uint64_t) { return *static_cast<uint64_t *>(whole); },
+        &given};
   return acquire(pack(record), refcounted, previous, serials, serial);
 }
 
@@ -531,9 +569,15 @@ inline RecordTable::TakeResult
 RecordTable::take(uint64_t key, bool refcounted, const ReleaseEvent &release,
                   Record *found, SerialSource serials, uint64_t *serial) {
   PackedRecord packed{};
-  TakeResult result = take(key, refcounted, release, &packed, serials, serial);
-  if (result != TakeResult::NotFound)
+  uint64_t stamped = 0;
+  TakeResult result =
+      take(key, refcounted, release, &packed, serials, &stamped);
+  if (serial)
+    *serial = stamped;
+  if (result != TakeResult::NotFound) {
     *found = unpack(packed);
+    found->serial = serialOf(packed, stamped + 1);
+  }
   return result;
 }
 

@@ -83,14 +83,31 @@ uint64_t SerialClock::renew(uint64_t atLeast, uint64_t epoch) {
       !Next.compare_exchange_strong(expected, start + size,
                                     std::memory_order_relaxed))
     start = Next.fetch_add(size, std::memory_order_relaxed);
-  block = detail::SerialBlock{start, start + size, epoch, size};
+  uint64_t end = start + size;
+  // A serial whose low bits are kMarkBits is a record table's mark: passed
+  // over (the block ends before it, or starts after it).
+  for (;;) {
+    uint64_t mark = start | kMarkBits;
+    if (mark == start)
+      ++start;
+    else if (mark < end)
+      end = mark;
+    if (start < end)
+      break;
+    start = Next.fetch_add(size, std::memory_order_relaxed);
+    end = start + size;
+  }
+  block = detail::SerialBlock{start, end, epoch, size};
   // The first block of an epoch marks when its serials began (timeOfSerial).
   if (CheckpointEpoch.load(std::memory_order_relaxed) != epoch + 1) {
     std::lock_guard<std::mutex> lock(Mutex);
     if (CheckpointEpoch.load(std::memory_order_relaxed) != epoch + 1) {
       CheckpointEpoch.store(epoch + 1, std::memory_order_relaxed);
-      if (Checkpoints.empty() || Checkpoints.back().first < start)
+      if (Checkpoints.empty() || Checkpoints.back().first < start) {
         Checkpoints.emplace_back(start, nowNs());
+        if (Checkpoints.size() >= kMaxTimeMarks)
+          thinTimeMarks();
+      }
     }
   }
   return block.next++;
@@ -125,8 +142,36 @@ void *SerialClock::tick(void *self) {
     nanosleep(&tenMs, nullptr);
     // Each thread takes a new block of serials at its next event.
     clock.Epoch.fetch_add(1, std::memory_order_relaxed);
+    uint64_t now = clock.Next.load(std::memory_order_relaxed);
+    if (clock.Aging && now >= clock.NextAging) {
+      clock.NextAging = now + kAgingPeriod;
+      clock.Aging(clock.AgingContext, now);
+    }
   }
   return nullptr;
+}
+
+void SerialClock::setAging(void (*age)(void *context, uint64_t now),
+                           void *context) {
+  AgingContext = context;
+  Aging = age;
+}
+
+void SerialClock::startAt(uint64_t first) {
+  Next.store(first, std::memory_order_relaxed);
+  NextAging = first + kAgingPeriod;
+}
+
+void SerialClock::thinTimeMarks() {
+  // Every other mark of the older half goes: a week of 10 ms epochs keeps
+  // its latest at their own resolution, older ones at coarser ones (a
+  // serial's time is then that of an earlier mark), in bounded memory.
+  size_t half = Checkpoints.size() / 2, kept = 0;
+  for (size_t i = 0; i < half; i += 2)
+    Checkpoints[kept++] = Checkpoints[i];
+  for (size_t i = half; i < Checkpoints.size(); ++i)
+    Checkpoints[kept++] = Checkpoints[i];
+  Checkpoints.resize(kept);
 }
 
 uint64_t SerialClock::nowNs() const { return monotonicNs() - StartNs; }

@@ -25,6 +25,11 @@
 //     continues from the parent's counter (next()) with no block and no
 //     thread until its next start().
 //
+// Serials are 64 bits, never wrapping; record tables keep 40 bits of them
+// and widen them back (record_table.h), which the clock helps with: it
+// hands out no serial whose low 40 bits are all ones, and calls an aging
+// hook every 2^38 serials.
+//
 // threadIndex() numbers the process's threads from 1, in the order of their
 // first event (saturating at record_table.h's kMaxThread).
 //
@@ -64,6 +69,12 @@ extern __thread uint16_t CurrentThreadIndex
 class SerialClock {
 public:
   static constexpr uint64_t kBlock = 1024;
+  /// No serial whose low 40 bits are all ones is handed out: a record table
+  /// keeps a serial's low 40 bits, and marks with these a record whose whole
+  /// serial it keeps aside (record_table.h).
+  static constexpr uint64_t kMarkBits = (1ULL << 40) - 1;
+  /// How many serials apart the aging hook runs.
+  static constexpr uint64_t kAgingPeriod = 1ULL << 38;
 
   SerialClock();
   ~SerialClock();
@@ -90,6 +101,20 @@ public:
   uint64_t timeOfSerial(uint64_t serial) const;
   /// The first serial of the next block the counter hands out.
   uint64_t next() const { return Next.load(std::memory_order_relaxed); }
+  /// `age` runs on the clock's thread each time kAgingPeriod more serials
+  /// were handed out, with the counter's value then (record tables age
+  /// their records, RecordTable::age). Before start().
+  void setAging(void (*age)(void *context, uint64_t now), void *context);
+  /// Serials start at `first`, not 0; before the first event (tests of
+  /// serials past 2^40: first_serial).
+  void startAt(uint64_t first);
+  /// For tests: the next epoch now, as the clock's thread makes it every
+  /// 10 ms; and how many time marks (timeOfSerial) are kept.
+  void tickForTests() { Epoch.fetch_add(1, std::memory_order_relaxed); }
+  size_t timeMarks() const {
+    std::lock_guard<std::mutex> lock(Mutex);
+    return Checkpoints.size();
+  }
 
   void forkPrepare();
   void forkParent();
@@ -118,9 +143,17 @@ private:
   std::atomic<uint64_t> CheckpointEpoch{0}; // epoch + 1 of the last one
   const uint64_t Id;
 
-  // (first serial of an epoch's first block, time).
+  void (*Aging)(void *, uint64_t) = nullptr;
+  void *AgingContext = nullptr;
+  uint64_t NextAging = kAgingPeriod; // the clock thread's
+
+  // (first serial of an epoch's first block, time): at most kMaxTimeMarks,
+  // the older ones thinned (thinTimeMarks).
   mutable std::mutex Mutex;
   std::vector<std::pair<uint64_t, uint64_t>> Checkpoints;
+  static constexpr size_t kMaxTimeMarks = 1 << 16;
+  /// Drops every other mark of the older half; under Mutex.
+  void thinTimeMarks();
   std::atomic<bool> Running{false};
   std::atomic<bool> Stopping{false};
   pthread_t Thread{};

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <map>
 #include <random>
 #include <set>
 #include <thread>
@@ -50,7 +51,9 @@ void expectSameRecord(const Record &out, const Record &in) {
 
 TEST(RecordTable, PacksEveryFieldExactly) {
   RecordTable table;
-  Record in = record(0x124080024000, (1ULL << 41) - 1, (1ULL << 40) - 1);
+  // The largest serial bits a record keeps (all ones is the mark of one
+  // whose serial is kept aside).
+  Record in = record(0x124080024000, (1ULL << 41) - 1, (1ULL << 40) - 2);
   in.site = kMaxSite;
   in.device = kNoDevice - 1;
   in.api = 1023;
@@ -413,4 +416,61 @@ TEST(RecordTable, SerialsFollowTheShardsLatestEvent) {
   EXPECT_TRUE(table.find(0x9000, &found));
   table.acquire(record(0x8000, 64, 1), false, &previous, source, &serial);
   EXPECT_GE(asked, 21u);
+}
+
+// Serials never wrap: a record keeps 40 bits of its serial, widened back
+// below its shard's floor, and age() keeps aside the whole serial of a
+// record old enough for that to be wrong. Here records made near serial 0
+// outlive 2^41 serials of events in their shards: their serials read back
+// whole, an implicit release made after 2^40 takes what was acquired
+// before it and not what was acquired after it, and a release remembered
+// that long ago is forgotten rather than misdated.
+TEST(RecordTable, SerialsReadBackWholePastTwoToTheForty) {
+  RecordTable table;
+  const uint64_t kEarly = 5, kLate = (1ULL << 41) + 12345;
+  // Two records in one granule (one shard), one early and one late, and
+  // one early in a shard that sees no later event.
+  table.acquire(record(0x10000100, 64, kEarly), false, nullptr);
+  table.acquire(record(0x90000000, 64, kEarly + 1), false, nullptr);
+  table.acquire(record(0x10000200, 64, kEarly + 2), false, nullptr);
+  ReleaseEvent release = releaseEvent(kEarly + 3);
+  Record found;
+  ASSERT_EQ(table.take(0x10000200, false, release, &found),
+            RecordTable::TakeResult::Taken);
+  // The clock's aging hook runs every 2^38 serials; the late events come
+  // in between.
+  for (uint64_t now = 1ULL << 38; now < kLate; now += 1ULL << 38)
+    table.age(now);
+  table.acquire(record(0x10000300, 64, kLate), false, nullptr);
+  table.age(kLate + 1);
+  std::map<uint64_t, uint64_t> serials;
+  for (const Record &r : table.snapshot())
+    serials[r.key] = r.serial;
+  EXPECT_EQ(serials[0x10000100], kEarly);
+  EXPECT_EQ(serials[0x90000000], kEarly + 1);
+  EXPECT_EQ(serials[0x10000300], kLate);
+  Record one;
+  ASSERT_TRUE(table.find(0x10000100, &one));
+  EXPECT_EQ(one.serial, kEarly);
+  FreedRecord freed;
+  EXPECT_FALSE(table.findFreed(0x10000200, &freed))
+      << "a release 2^41 serials old is forgotten, not misdated";
+
+  // An implicit release between the two: the early records only.
+  std::vector<Record> taken = table.takeIf([](const Record &) { return true; },
+                                           releaseEvent(kLate - 1000));
+  std::set<uint64_t> keys;
+  for (const Record &r : taken) {
+    keys.insert(r.key);
+    EXPECT_LT(r.serial, kLate - 1000);
+  }
+  EXPECT_EQ(keys, (std::set<uint64_t>{0x10000100, 0x90000000}));
+  ASSERT_TRUE(table.find(0x10000300, &one));
+  EXPECT_EQ(one.serial, kLate);
+  // The aside entries of records gone are dropped at the next age().
+  table.age(kLate + 2);
+  Record late;
+  ASSERT_EQ(table.take(0x10000300, false, releaseEvent(kLate + 3), &late),
+            RecordTable::TakeResult::Taken);
+  EXPECT_EQ(late.serial, kLate);
 }
