@@ -58,6 +58,13 @@ uintptr_t pageSize() {
   return size;
 }
 
+uint64_t monotonicNs() {
+  timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return static_cast<uint64_t>(now.tv_sec) * 1000000000u +
+         static_cast<uint64_t>(now.tv_nsec);
+}
+
 /// The start of the page `address` is in.
 uintptr_t pageStart(const void *address) {
   return reinterpret_cast<uintptr_t>(address) & ~(pageSize() - 1);
@@ -500,6 +507,7 @@ uint64_t Journal::beginCheckpoint() {
   cursor = Cursor{nullptr, nullptr, generation, UINT64_MAX,       0,
                   0,       0,       false,      cursor.exitHooked};
   CheckpointBeginBlock = NextBlock.load(std::memory_order_relaxed);
+  CheckpointStartNs = monotonicNs();
   cursor.checkpoint = Begun.fetch_add(1, std::memory_order_seq_cst) + 1;
   return cursor.checkpoint;
 }
@@ -563,7 +571,7 @@ bool Journal::endCheckpoint() {
   if (complete)
     write(unit, kJournalCheckpointEnd, 0, 1,
           static_cast<uint32_t>(cursor.checkpointBlocks), number,
-          cursor.checkpointRecords - 1, 0);
+          cursor.checkpointRecords - 1, monotonicNs() - CheckpointStartNs);
   leaveCheckpoint();
   if (!complete) {
     // No room for a checkpoint: writers drop events instead of waiting for

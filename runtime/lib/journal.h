@@ -142,7 +142,8 @@ enum JournalType : uint8_t {
   // with the release's serial, API index and site (8, 8 and 4 bytes).
   kJournalImplicit = 9,
   // The end of checkpoint `serial`: its blocks in `site`, its records
-  // (block units and this one aside) in `key`.
+  // (block units and this one aside) in `key`, how long it took to write
+  // in nanoseconds in `sizeApi` (utils/benchmarks/soak.py reads it).
   kJournalCheckpointEnd = 10,
 };
 
@@ -222,6 +223,10 @@ public:
   /// Stops a checkpoint without its end, as a kill in its middle would
   /// (tests); no checkpoint is written after it.
   void abandonCheckpoint();
+  /// Blocks taken so far (the monitor sees the writers go quiet by it).
+  uint64_t blocksTaken() const {
+    return NextBlock.load(std::memory_order_relaxed);
+  }
   uint64_t checkpointsCompleted() const {
     return Completed.load(std::memory_order_acquire);
   }
@@ -308,6 +313,7 @@ private:
   std::atomic<bool> Waiting{false};     // a writer waits for a checkpoint
   std::atomic<bool> Overwhelmed{false}; // the last one found no room
   uint64_t CheckpointBeginBlock = 0;    // NextBlock when the latest began
+  uint64_t CheckpointStartNs = 0;       // and when
   static constexpr uint64_t kWaitSeconds = 10;
   /// A writer at the limit waits for the checkpoint after `completed`
   /// (asked for through the chunk hook); false if none is coming.

@@ -51,6 +51,9 @@ void monitorLoop() {
   using Clock = std::chrono::steady_clock;
   Clock::time_point next = Clock::now() + std::chrono::milliseconds(IntervalMs);
   Journal &journal = Recorded->journal();
+  // When the writers last took a block, as the monitor saw it.
+  uint64_t taken = journal.blocksTaken();
+  Clock::time_point takenAt = Clock::now();
   for (;;) {
     int timeout = -1;
     if (IntervalMs > 0)
@@ -77,8 +80,14 @@ void monitorLoop() {
         Recorded->checkpointJournal();
       if (report)
         Reports->reportNow();
-    } else if (ready == 0 && journal.checkpointDue(/*quiet=*/true)) {
+    }
+    if (journal.blocksTaken() != taken) {
+      taken = journal.blocksTaken();
+      takenAt = Clock::now();
+    } else if (Clock::now() - takenAt >= std::chrono::milliseconds(kQuietMs) &&
+               journal.checkpointDue(/*quiet=*/true)) {
       Recorded->checkpointJournal();
+      taken = journal.blocksTaken(); // its own blocks
     }
     if (IntervalMs > 0 && Clock::now() >= next) {
       Reports->writeSnapshot();
