@@ -18,8 +18,7 @@ const char kHelp[] =
     "Usage: msledger growth SNAPSHOT_DIR\n"
     "The leak suspects of a run: the sites whose live memory rose in at "
     "least\n"
-    "three quarters of the intervals between its snapshots and ended "
-    "higher,\n"
+    "three of the four quarters of the run's time and ended higher,\n"
     "fastest first. Exits 1 if there are no snapshots or they are not one "
     "run's.\n";
 

@@ -254,7 +254,31 @@ std::string growthReport(const std::vector<Snapshot> &series) {
     size_t rises;
   };
   std::vector<Suspect> suspects;
-  size_t intervals = series.size() - 1;
+  // The run is cut into parts of equal time (four, or one per interval
+  // when there are fewer), and a site's live bytes are looked at where each
+  // part begins and ends (the latest snapshot by then), in the parts a
+  // snapshot fell in: a leak slower than the snapshots, or one whose old
+  // snapshots were thinned, still rises in every part; a cache that filled
+  // and held rises in the first alone.
+  const size_t parts = std::min<size_t>(4, series.size() - 1);
+  std::vector<size_t> bounds; // the snapshot in effect at each part's end
+  bounds.push_back(0);
+  for (size_t part = 1; part <= parts; ++part) {
+    uint64_t end =
+        series.front().timeMs +
+        (series.back().timeMs - series.front().timeMs) * part / parts;
+    size_t at = bounds.back();
+    while (at + 1 < series.size() && series[at + 1].timeMs <= end)
+      ++at;
+    // Without a span (one moment), the parts are the intervals.
+    if (series.back().timeMs == series.front().timeMs)
+      at = std::min(series.size() - 1, (series.size() - 1) * part / parts);
+    bounds.push_back(part == parts ? series.size() - 1 : at);
+  }
+  // A part no snapshot fell in (thinned ones, far apart) says nothing.
+  size_t seen = 0;
+  for (size_t part = 0; part < parts; ++part)
+    seen += bounds[part + 1] != bounds[part];
   // readSnapshots saw that time rises; a series made otherwise has no span.
   double seconds =
       series.back().timeMs > series.front().timeMs
@@ -271,9 +295,9 @@ std::string growthReport(const std::vector<Snapshot> &series) {
         site = &it->second;
     }
     size_t rises = 0;
-    for (size_t i = 0; i + 1 < bytes.size(); ++i)
-      rises += bytes[i + 1] > bytes[i];
-    if (bytes.back() > bytes.front() && rises * 4 >= intervals * 3)
+    for (size_t part = 0; part < parts; ++part)
+      rises += bytes[bounds[part + 1]] > bytes[bounds[part]];
+    if (bytes.back() > bytes.front() && rises * 4 >= seen * 3)
       suspects.push_back(
           {site,
            seconds > 0
@@ -296,8 +320,8 @@ std::string growthReport(const std::vector<Snapshot> &series) {
     snprintf(rate, sizeof rate, "  %.0f bytes/s  ", s.rate);
     out += rate + describe(*s.site) + ": " + std::to_string(s.first) + " -> " +
            std::to_string(s.last) + " bytes, rose in " +
-           std::to_string(s.rises) + " of " + std::to_string(intervals) +
-           " intervals\n";
+           std::to_string(s.rises) + " of " + std::to_string(seen) +
+           " parts of the run\n";
   }
   return out;
 }

@@ -61,8 +61,11 @@ std::optional<std::vector<Snapshot>> readSnapshots(const std::string &dir,
 /// The sites whose live memory grew, largest first, then each device's live
 /// memory before and after.
 std::string diffReport(const Snapshot &before, const Snapshot &after);
-/// A suspect's live bytes rose in at least three quarters of the intervals
-/// and ended higher than they began; a cache that fills and then holds does
+/// The run is cut into four parts of equal time (fewer, one per interval,
+/// with fewer than five snapshots): a suspect's live bytes rose in at least
+/// three quarters of the parts a snapshot fell in, and ended higher than
+/// they began, however slow the leak against the snapshots' interval or
+/// thinned the older snapshots; a cache that fills and then holds does
 /// not.
 std::string growthReport(const std::vector<Snapshot> &series);
 

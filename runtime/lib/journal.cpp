@@ -98,6 +98,7 @@ Journal::~Journal() {
 
 void Journal::detach() {
   unregisterJournal(this);
+  Ready.store(false, std::memory_order_release);
   if (Header)
     munmap(Header, MappedBytes);
   if (Fd >= 0)
@@ -109,6 +110,7 @@ void Journal::detach() {
   // A thread of the parent may have held it at the fork: the child's copy
   // would stay locked.
   new (&ReserveMutex) std::mutex;
+  new (&PrefaultMutex) std::mutex;
 }
 
 bool Journal::reserveThrough(uint64_t blocks, bool writer) {
@@ -318,6 +320,9 @@ bool Journal::open(const std::string &path, uint64_t bytes,
   }
   Header = header;
   Populated = 0;
+  // Published whole: the monitor (a fork child's, started before the
+  // child's journal opens) looks at the journal once this is set.
+  Ready.store(true, std::memory_order_release);
   prefault();
   return true;
 }
@@ -347,8 +352,12 @@ Journal::reserve(unsigned count) {
 }
 
 void Journal::letGo(uint64_t block) {
-  // After every unit written in it; a checkpoint begun after this load
-  // began after them, so that its shard copies saw their events.
+  // After every unit written in it, and every store before them (a chain's
+  // state, which a checkpoint reads): a checkpoint begun after this load
+  // began after them, so that its copies saw what they recorded. The fence
+  // keeps those stores from passing the load (x86 reorders a store and a
+  // later load).
+  std::atomic_thread_fence(std::memory_order_seq_cst);
   uint64_t begun = Begun.load(std::memory_order_seq_cst);
   BlockStates[block].store(begun + 1, std::memory_order_release);
 }
@@ -363,7 +372,12 @@ void Journal::threadExits(void *) {
         journal->letGo(cursor.block);
         break;
       }
+  // An event of a later destructor takes a block of its own, let go again
+  // by the next round of destructors.
   cursor.block = UINT64_MAX;
+  cursor.next = cursor.end = nullptr;
+  cursor.generation = 0;
+  cursor.exitHooked = false;
 }
 
 void Journal::noteDropped() {
@@ -431,7 +445,10 @@ bool Journal::takeBlock(uint64_t generation) {
     if (Full.load(std::memory_order_relaxed))
       return false;
     uint64_t completed = Completed.load(std::memory_order_acquire);
-    if (FullUntil.load(std::memory_order_relaxed) > completed) {
+    // Events find no block until a checkpoint is complete; the checkpoint
+    // looks for one.
+    if (!cursor.checkpoint &&
+        FullUntil.load(std::memory_order_relaxed) > completed) {
       noteDropped();
       return false;
     }
@@ -472,8 +489,10 @@ bool Journal::takeBlock(uint64_t generation) {
     write(first, kJournalBlock, 0, 1,
           static_cast<uint32_t>(cursor.checkpointBlocks), number,
           cursor.checkpoint, 0);
-    if (cursor.checkpoint)
+    if (cursor.checkpoint) {
       ++cursor.checkpointBlocks;
+      CheckpointBlocks.push_back(block);
+    }
     cursor.next = first + 1;
     cursor.end = first + kBlockUnits;
     cursor.block = block;
@@ -488,9 +507,11 @@ bool Journal::takeBlock(uint64_t generation) {
 }
 
 bool Journal::checkpointDue(bool quiet) const {
-  if (!Header || Disabled || Paused || CheckpointsAbandoned)
+  if (!active() || CheckpointsAbandoned)
     return false;
-  if (Waiting.load(std::memory_order_relaxed))
+  // A writer waits for one, or events are dropped for want of one.
+  if (Waiting.load(std::memory_order_relaxed) ||
+      Overwhelmed.load(std::memory_order_relaxed))
     return true;
   uint64_t taken = NextBlock.load(std::memory_order_relaxed) -
                    BlocksAtCheckpoint.load(std::memory_order_relaxed);
@@ -575,10 +596,19 @@ bool Journal::endCheckpoint() {
   leaveCheckpoint();
   if (!complete) {
     // No room for a checkpoint: writers drop events instead of waiting for
-    // one, until one is complete.
+    // one, until one is complete (the monitor tries again). Its blocks are
+    // free at once, invalidated first: nothing needs them.
+    for (uint64_t block : CheckpointBlocks) {
+      __atomic_store_n(
+          reinterpret_cast<uint64_t *>(Units + block * kBlockUnits), 0,
+          __ATOMIC_RELAXED);
+      BlockStates[block].store(kFreshBlock, std::memory_order_release);
+    }
+    CheckpointBlocks.clear();
     Overwhelmed.store(true, std::memory_order_relaxed);
     return false;
   }
+  CheckpointBlocks.clear();
   BlocksAtCheckpoint.store(NextBlock.load(std::memory_order_relaxed),
                            std::memory_order_relaxed);
   // The blocks let go before it began are free; a quarter of the ring is
@@ -594,6 +624,7 @@ bool Journal::endCheckpoint() {
 
 void Journal::abandonCheckpoint() {
   leaveCheckpoint();
+  CheckpointBlocks.clear(); // left as a kill would leave them
   CheckpointsAbandoned = true;
   Overwhelmed.store(true); // no writer waits for a checkpoint now
 }
@@ -640,8 +671,10 @@ uint64_t Journal::residentBytes(uint64_t bytes) const {
 }
 
 void Journal::prefault() {
-  if (!Header || Disabled)
+  if (!Ready.load(std::memory_order_acquire) || Disabled)
     return;
+  // The monitor's, and open()'s in a fork child whose monitor runs.
+  std::lock_guard<std::mutex> lock(PrefaultMutex);
   uint64_t taken = NextBlock.load(std::memory_order_relaxed);
   if (taken >= Blocks) {
     // Later laps: the whole file is reserved, its pages most likely still

@@ -55,9 +55,14 @@
 // own every kBlockUnits - 1 events (an atomic add and, in later laps, one
 // compare-and-swap and clearing the block's 4 KiB); the checkpoint runs on
 // the monitor, taking each record table shard's lock for as long as a
-// copy of that shard takes (RecordTable::forEachShard); and a writer that
-// outruns the monitor by three quarters of the ring waits for its next
-// checkpoint, as above.
+// copy of that shard takes (RecordTable::forEachShard); a call that
+// releases others implicitly (aclrtResetDevice) and fork() wait for a
+// checkpoint in progress (Ledger::checkpointJournal holds the ledger's
+// implicit-release lock); and a writer that outruns the monitor by three
+// quarters of the ring waits for its next checkpoint, as above. A
+// checkpoint that finds no room frees its blocks at once, and the monitor
+// tries again at each wake-up (at least once a second) while events are
+// dropped.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MSLEDGER_RUNTIME_JOURNAL_H
@@ -188,7 +193,9 @@ public:
   /// never truncated under it. False with *error set.
   bool open(const std::string &path, uint64_t bytes, uint64_t startUnixMs,
             uint32_t ledgerFlags, std::string *error);
-  bool active() const { return Header != nullptr && !Disabled && !Paused; }
+  bool active() const {
+    return Ready.load(std::memory_order_acquire) && !Disabled && !Paused;
+  }
   void acquire(int level, const Record &record);
   /// `serial`, `api` and `site` are the releasing call's.
   void release(int level, uint64_t key, uint64_t serial, unsigned api,
@@ -281,7 +288,8 @@ private:
                     uint64_t sizeApi);
   /// Faults in the pages of kChunkBlocks blocks from `firstBlock` on.
   void populate(uint64_t firstBlock);
-  uint64_t Populated = 0; // blocks faulted in; the monitor's
+  uint64_t Populated = 0; // blocks faulted in; under PrefaultMutex
+  std::mutex PrefaultMutex;
   /// Reserves the file's blocks through `blocks`, a step ahead if there is
   /// room. False if there is none: for a `writer`, the journal is full from
   /// then on (with a message); the monitor leaves that to the writers.
@@ -292,6 +300,7 @@ private:
   std::string Path;
 
   JournalHeader *Header = nullptr;
+  std::atomic<bool> Ready{false}; // open, Header and the rest set
   uint64_t MappedBytes = 0;
   JournalUnit *Units = nullptr;
   uint64_t Blocks = 0;
@@ -310,10 +319,11 @@ private:
   /// Events take blocks numbered below this: a quarter of the ring past the
   /// last complete checkpoint's start is left for the next one's blocks.
   std::atomic<uint64_t> Limit{0};
-  std::atomic<bool> Waiting{false};     // a writer waits for a checkpoint
-  std::atomic<bool> Overwhelmed{false}; // the last one found no room
-  uint64_t CheckpointBeginBlock = 0;    // NextBlock when the latest began
-  uint64_t CheckpointStartNs = 0;       // and when
+  std::atomic<bool> Waiting{false};       // a writer waits for a checkpoint
+  std::atomic<bool> Overwhelmed{false};   // the last one found no room
+  uint64_t CheckpointBeginBlock = 0;      // NextBlock when the latest began
+  std::vector<uint64_t> CheckpointBlocks; // the blocks it took (monitor's)
+  uint64_t CheckpointStartNs = 0;         // and when
   static constexpr uint64_t kWaitSeconds = 10;
   /// A writer at the limit waits for the checkpoint after `completed`
   /// (asked for through the chunk hook); false if none is coming.

@@ -391,9 +391,18 @@ void Ledger::settleRelease(const PendingRelease &pending, bool succeeded) {
   const FamilyInfo &family = familyOf(pending.api);
   RecordTable &table = Tables[static_cast<int>(family.level)];
   bool found = pending.taken != RecordTable::TakeResult::NotFound;
-  if (found && !succeeded)
-    table.restore(RecordTable::unpack(pending.record), pending.taken,
-                  pending.event);
+  if (found && !succeeded) {
+    // Journaled as the table had it: released at the take, acquired again
+    // now -- a checkpoint that copied the shard in between holds neither.
+    Record again = RecordTable::unpack(pending.record);
+    uint64_t serial = 0;
+    table.restore(again, pending.taken, pending.event, clockSerials(), &serial);
+    again.serial = serial;
+    if (Journal_.active()) {
+      journalRelease(pending);
+      Journal_.acquire(static_cast<int>(family.level), again);
+    }
+  }
   if (found && succeeded && Journal_.active())
     journalRelease(pending);
   // A device reset releases its streams only with its last reference.

@@ -81,10 +81,13 @@ RecordTable::takeIf(const std::function<bool(const Record &)> &matches,
 }
 
 void RecordTable::restore(const Record &record, TakeResult taken,
-                          const ReleaseEvent &release) {
+                          const ReleaseEvent &release, SerialSource serials,
+                          uint64_t *serial) {
   uint64_t h = hash(record.key);
   Shard &shard = shardOf(record.key);
   shard.lock();
+  if (serials.take)
+    stamp(shard, 0, serials, serial);
   long index = findIndex(shard, record.key, h);
   if (taken == TakeResult::Dereferenced && index >= 0) {
     Record counted = unpack(shard.slots[index]);
@@ -123,7 +126,7 @@ uint64_t RecordTable::serialOf(const PackedRecord &packed,
   auto aged = Aged.find(packed.key);
   // Not there: the record was taken and its entry dropped since; it was
   // older than kAgeLimit, which is all that can be said.
-  return aged != Aged.end() ? aged->second
+  return aged != Aged.end() ? aged->second.serial
                             : (floor > kAgeLimit ? floor - kAgeLimit : 0);
 }
 
@@ -141,7 +144,7 @@ void RecordTable::age(uint64_t now) {
         continue;
       {
         std::lock_guard<std::mutex> lock(AgedMutex);
-        Aged[slot.key] = serial;
+        Aged[slot.key] = AgedSerial{serial, 0};
       }
       slot.order = (slot.order & ~kMaxSerial) | kAgedMark;
     }
@@ -156,8 +159,10 @@ void RecordTable::age(uint64_t now) {
     }
     shard.unlock();
   }
-  // Entries whose records are gone (taken, or replaced). Only age() marks,
-  // so one found unmarked here stays so until it is dropped.
+  // Entries whose records are gone (taken, or replaced), dropped once no
+  // record or remembered release is marked with their key at two passes in
+  // a row: a record a failed release takes out and puts back (restore())
+  // finds its entry still there.
   std::vector<uint64_t> keys;
   {
     std::lock_guard<std::mutex> lock(AgedMutex);
@@ -170,19 +175,31 @@ void RecordTable::age(uint64_t now) {
     long index = findIndex(shard, key, hash(key));
     bool marked =
         index >= 0 && (shard.slots[index].order & kMaxSerial) == kAgedMark;
+    forEachRemembered(shard, [&](const FreedSlot &entry) {
+      marked = marked || (entry.acquired.key == key &&
+                          (entry.acquired.order & kMaxSerial) == kAgedMark);
+      return !marked;
+    });
     shard.unlock();
-    if (!marked) {
-      std::lock_guard<std::mutex> lock(AgedMutex);
-      Aged.erase(key);
-    }
+    std::lock_guard<std::mutex> lock(AgedMutex);
+    auto entry = Aged.find(key);
+    if (entry == Aged.end())
+      continue;
+    if (marked)
+      entry->second.missed = 0;
+    else if (++entry->second.missed >= 2)
+      Aged.erase(entry);
   }
 }
 
 FreedRecord RecordTable::unpackFreed(const Shard &shard,
                                      const FreedSlot &entry) const {
   FreedRecord freed;
-  freed.acquired = unpackIn(shard, entry.acquired);
   freed.serial = widenSerial(entry.order & kMaxSerial, shard.nextSerial);
+  // Acquired before its release, and less than 2^40 serials before (age()
+  // marks a record at 2^39): exact below the release, not below the floor.
+  freed.acquired = unpack(entry.acquired);
+  freed.acquired.serial = serialOf(entry.acquired, freed.serial + 1);
   freed.site = static_cast<uint32_t>((entry.order >> 40) & kMaxSite);
   freed.api = static_cast<uint16_t>(entry.caller & kMaxApi);
   freed.thread = static_cast<uint16_t>((entry.caller >> 10) & kMaxThread);

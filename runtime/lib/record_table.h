@@ -149,10 +149,14 @@ public:
   TakeResult take(uint64_t key, bool refcounted, const ReleaseEvent &release,
                   Record *found, SerialSource serials = {},
                   uint64_t *serial = nullptr);
-  /// Undoes take() after the real release failed: the record is back and
-  /// the release forgotten.
+  /// Undoes take() after the real release failed: the record is back (with
+  /// its own serial) and the release forgotten. The putting back is an
+  /// event of its shard: its serial comes from `serials` if given (then
+  /// written to *serial), so that a copy of the shard made in between
+  /// (forEachShard) is followed by it.
   void restore(const Record &record, TakeResult taken,
-               const ReleaseEvent &release);
+               const ReleaseEvent &release, SerialSource serials = {},
+               uint64_t *serial = nullptr);
 
   /// A record as the table stores it: the size, thread, site and device
   /// saturate at their fields' largest values.
@@ -189,7 +193,10 @@ public:
   std::vector<Record> snapshot() const;
   /// One shard as it was at one moment: its records, and the floor of its
   /// next event's serial then. Every event of the shard's keys with a serial
-  /// below the floor is reflected in the records; none at or above it is.
+  /// below the floor is reflected in the records; none at or above it is --
+  /// but for an implicit release (takeIf), whose serial may be below the
+  /// floor of a shard it reaches after the copy (a journal's reader keeps
+  /// those whatever their serial).
   struct ShardView {
     unsigned index = 0;
     uint64_t floor = 0;
@@ -223,8 +230,9 @@ public:
   /// remembered release as old. Run at least every 2^38 serials
   /// (SerialClock's aging hook), it keeps every other record younger than
   /// 2^40 serials, so that widening its kept bits is exact: no record's
-  /// serial is ever wrong, however long the process runs. Each shard's lock
-  /// in turn.
+  /// serial is ever wrong, however long the process runs (a process whose
+  /// clock thread could not start runs no aging: its records' serials are
+  /// exact for 2^40 serials). Each shard's lock in turn.
   void age(uint64_t now);
   /// The whole serial of `packed`, a record this table handed out (take(),
   /// acquire()'s previous one) at an event whose serial is below `floor`.
@@ -302,9 +310,13 @@ private:
   alignas(64) mutable std::atomic<bool> Changed{true};
   // The whole serials of aged records (age()), by key: looked at only for
   // a record marked kAgedMark. Taken under a shard's lock, never the
-  // reverse; an entry whose record is gone is dropped by the next age().
+  // reverse; an entry whose record is gone is dropped by a later age().
   mutable std::mutex AgedMutex;
-  std::unordered_map<uint64_t, uint64_t> Aged;
+  struct AgedSerial {
+    uint64_t serial;
+    unsigned missed; // age() passes that found nothing marked with the key
+  };
+  std::unordered_map<uint64_t, AgedSerial> Aged;
 };
 
 //===----------------------------------------------------------------------===//

@@ -63,8 +63,8 @@ static void *scratchBuffer(size_t size) {
   truth->pendingSize = size;
   truth->pending = kAllocating;
   check(aclrtMalloc(&buffer, size, ACL_MEM_MALLOC_HUGE_FIRST), "scratch");
-  truth->scratch = (uintptr_t)buffer;
   truth->scratchSize = size;
+  truth->scratch = (uintptr_t)buffer;
   truth->pending = kNone;
   return buffer;
 }
@@ -111,15 +111,15 @@ int main(int argc, char **argv) {
       truth->events += 1;
     }
     void *entry = allocate(65536, 0);
+    truth->cacheSize[next] = 65536; // before the address, which makes it held
     truth->cacheAddress[next] = (uintptr_t)entry;
-    truth->cacheSize[next] = 65536;
     truth->pending = kNone;
     next = (next + 1) % kCache;
     truth->events += 2 * kScratchPairs + 1;
     if (request % leakEvery == 0 && truth->leaks < kMaxLeaks) {
       void *kept = allocate(4096, 1);
-      truth->leakAddress[truth->leaks] = (uintptr_t)kept;
       truth->leakSize[truth->leaks] = 4096;
+      truth->leakAddress[truth->leaks] = (uintptr_t)kept;
       truth->leaks += 1;
       truth->pending = kNone;
       truth->events += 1;

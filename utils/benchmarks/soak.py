@@ -151,10 +151,15 @@ def checkpoints(journal):
         kind, _, _, commit = data[start:start + 4]
         if kind != 6 or commit != 0xC5 or struct.unpack_from("<Q", data, start + 16)[0] == 0:
             continue
-        for unit in range(start + 32, start + 4096, 32):
-            if data[unit] == 10 and data[unit + 3] == 0xC5:
+        unit = start + 32
+        while unit < start + 4096:  # record by record, by their unit counts
+            kind, _, count, commit = data[unit:unit + 4]
+            if commit != 0xC5 or count == 0:
+                break
+            if kind == 10:
                 site, serial, key, nanoseconds = struct.unpack_from("<IQQQ", data, unit + 4)
                 found.append((serial, site, key, nanoseconds / 1e9))
+            unit += 32 * count
     return sorted(found)
 
 
