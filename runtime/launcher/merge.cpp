@@ -21,18 +21,17 @@ namespace msledger {
 namespace {
 
 const char kHelp[] =
-    "Usage: msledger merge [--json=FILE] [--sarif=FILE] [--project-root=DIR] "
-    "[--exitcode=N]\n"
-    "                      REPORT.json...\n"
+    "Usage: msledger merge [--json=FILE] [--sarif=FILE] [--junit=FILE]\n"
+    "                      [--project-root=DIR] [--exitcode=N] REPORT.json...\n"
     "One report of a job's processes from their JSON reports (--json=FILE "
     "with %p\n"
     "or %r): findings grouped by site with each rank's count and bytes, and "
     "the\n"
-    "processes that did not report at exit. --json and --sarif also write it "
-    "as\n"
-    "JSON and SARIF. Exits N (default 23) when it lists findings, 0 when it "
+    "processes that did not report at exit. --json, --sarif and --junit "
+    "also\n"
+    "write it as JSON, SARIF and JUnit XML. Exits N (default 23) when it "
     "lists\n"
-    "none, 1 when a report cannot be read.\n";
+    "findings, 0 when it lists none, 1 when a report cannot be read.\n";
 
 } // namespace
 
@@ -40,11 +39,12 @@ int mergeCommand(int argc, char **argv) {
   FindingsOptions findings;
   std::vector<std::string> names = FindingsOptions::names();
   names.push_back("--json");
+  names.push_back("--junit");
   CommandLine line = readCommandLine(argc, argv, names, kHelp);
-  std::string jsonPath;
+  std::string jsonPath, junitPath;
   for (const auto &[name, value] : line.options)
-    if (!findings.take(name, value)) // --json
-      jsonPath = value;
+    if (!findings.take(name, value))
+      (name == "--junit" ? junitPath : jsonPath) = value;
   if (line.operands.empty())
     badUsage("msledger merge takes the JSON reports of a job's processes");
   std::vector<MergeInput> inputs;
@@ -70,12 +70,13 @@ int mergeCommand(int argc, char **argv) {
   fwrite(text.data(), 1, text.size(), stdout);
   for (const auto &[path, text] :
        {std::make_pair(jsonPath, jsonPath.empty() ? "" : formatMergedJson(job)),
-        std::make_pair(
-            findings.sarifPath,
-            findings.sarifPath.empty()
-                ? ""
-                : formatMergedSarif(
-                      job, absoluteDirectory(findings.projectRoot)))}) {
+        std::make_pair(findings.sarifPath,
+                       findings.sarifPath.empty()
+                           ? ""
+                           : formatMergedSarif(
+                                 job, absoluteDirectory(findings.projectRoot))),
+        std::make_pair(junitPath,
+                       junitPath.empty() ? "" : formatMergedJunit(job))}) {
     if (!path.empty() && !writeOutputFile(path, text, /*durable=*/false)) {
       fprintf(stderr, "msledger: cannot write %s: %s\n",
               printable(path).c_str(), strerror(errno));

@@ -8,6 +8,7 @@
 #include "fingerprint.h"
 #include "job.h"
 #include "json_io.h"
+#include "junit.h"
 #include "report.h"
 #include "sarif.h"
 #include "text_file.h"
@@ -453,6 +454,64 @@ MergedJob mergeReports(const std::vector<MergeInput> &inputs) {
   return job;
 }
 
+namespace {
+
+/// The rule of a finding (SARIF's, the fingerprint's, JUnit's type).
+const char *ruleOf(const MergedFinding &finding) {
+  return finding.category == "error"
+             ? errorRule(errorKindNamed(finding.kind)
+                             .value_or(ErrorKind::IllegalRelease))
+         : finding.category == "leak" ? "memory-leak"
+                                      : "resource-leak";
+}
+
+/// A finding's block of the text report: what, where, and each rank's
+/// share.
+std::string findingBlock(const MergedJob &job, const MergedFinding &finding) {
+  std::string out;
+  std::string level = std::string(" [") + levelTitleOf(finding.level) + "]";
+  if (finding.category == "error") {
+    out += std::string(kPrefix) + "ERROR: " + errorWords(finding.kind) +
+           " by " + printable(finding.callee) + ", " +
+           std::to_string(finding.count) + " time(s)" + level + "\n";
+    out += std::string(kPrefix) + "   code in " + place(finding.site) + "\n";
+    appendChain(out, finding.site);
+    if (finding.acquired.is_object())
+      out += std::string(kPrefix) + "   allocated in " +
+             place(finding.acquired.as_object()) + "\n";
+    appendShares(out, job, finding, false);
+    return out;
+  }
+  bool memory = finding.category == "leak";
+  if (memory) {
+    out += std::string(kPrefix) + "   Direct leak of " +
+           std::to_string(finding.bytes) + " byte(s) in " +
+           std::to_string(finding.count) + " allocation(s)" + level + "\n";
+    out += std::string(kPrefix) + "     on " + finding.space +
+           " allocated by " + printable(finding.callee) + " in " +
+           place(finding.site) + "\n";
+  } else {
+    out += std::string(kPrefix) + "   Leaked " + familyDisplay(finding) + ": " +
+           std::to_string(finding.count) + level + "\n";
+    out += std::string(kPrefix) + "     acquired by " +
+           printable(finding.callee) + " in " + place(finding.site) + "\n";
+  }
+  appendChain(out, finding.site);
+  appendShares(out, job, finding, memory);
+  return out;
+}
+
+/// A process that did not report at exit, as the text report says it.
+std::string unreportedLine(const MergedProcess &process) {
+  return std::string(kPrefix) + "ERROR: " + processName(process) + ", " +
+         printable(process.program) +
+         ", did not report at exit: killed, ended without exit() (_exit, "
+         "abort), or exec()ed a program msledger does not track (" +
+         printable(process.path) + " is the report written when it started)\n";
+}
+
+} // namespace
+
 std::string formatMergedText(const MergedJob &job) {
   size_t reported = 0;
   for (const MergedProcess &process : job.processes)
@@ -464,18 +523,8 @@ std::string formatMergedText(const MergedJob &job) {
   uint64_t bytes = 0, allocations = 0, handles = 0;
   bool leakTitle = false, resourceTitle = false;
   for (const MergedFinding &finding : job.findings) {
-    std::string level = std::string(" [") + levelTitleOf(finding.level) + "]";
     if (finding.category == "error") {
-      out += std::string("\n") + kPrefix +
-             "ERROR: " + errorWords(finding.kind) + " by " +
-             printable(finding.callee) + ", " + std::to_string(finding.count) +
-             " time(s)" + level + "\n";
-      out += std::string(kPrefix) + "   code in " + place(finding.site) + "\n";
-      appendChain(out, finding.site);
-      if (finding.acquired.is_object())
-        out += std::string(kPrefix) + "   allocated in " +
-               place(finding.acquired.as_object()) + "\n";
-      appendShares(out, job, finding, false);
+      out += "\n" + findingBlock(job, finding);
       continue;
     }
     bool memory = finding.category == "leak";
@@ -491,25 +540,13 @@ std::string formatMergedText(const MergedJob &job) {
              (memory ? "memory" : "resource") + " leaks\n";
       titled = true;
     }
-    out += "\n";
     if (memory) {
       addSaturating(bytes, finding.bytes);
       allocations += finding.count;
-      out += std::string(kPrefix) + "   Direct leak of " +
-             std::to_string(finding.bytes) + " byte(s) in " +
-             std::to_string(finding.count) + " allocation(s)" + level + "\n";
-      out += std::string(kPrefix) + "     on " + finding.space +
-             " allocated by " + printable(finding.callee) + " in " +
-             place(finding.site) + "\n";
     } else {
       handles += finding.count;
-      out += std::string(kPrefix) + "   Leaked " + familyDisplay(finding) +
-             ": " + std::to_string(finding.count) + level + "\n";
-      out += std::string(kPrefix) + "     acquired by " +
-             printable(finding.callee) + " in " + place(finding.site) + "\n";
     }
-    appendChain(out, finding.site);
-    appendShares(out, job, finding, memory);
+    out += "\n" + findingBlock(job, finding);
   }
   if (leakTitle && !resourceTitle)
     out += std::string("\n") + kPrefix + "SUMMARY: " + std::to_string(bytes) +
@@ -528,12 +565,7 @@ std::string formatMergedText(const MergedJob &job) {
     if (!unreported)
       out += "\n";
     unreported = true;
-    out += std::string(kPrefix) + "ERROR: " + processName(process) + ", " +
-           printable(process.program) +
-           ", did not report at exit: killed, ended without exit() (_exit, "
-           "abort), or exec()ed a program msledger does not track (" +
-           printable(process.path) +
-           " is the report written when it started)\n";
+    out += unreportedLine(process);
   }
   if (job.findings.empty() && !unreported)
     out += std::string(kPrefix) + "No leaks or errors in " +
@@ -561,11 +593,7 @@ std::string formatMergedJson(const MergedJob &job) {
     if (!finding.kind.empty())
       out["kind"] = finding.kind;
     out["level"] = finding.level;
-    const char *rule = finding.category == "error"
-                           ? errorRule(errorKindNamed(finding.kind)
-                                           .value_or(ErrorKind::IllegalRelease))
-                       : finding.category == "leak" ? "memory-leak"
-                                                    : "resource-leak";
+    const char *rule = ruleOf(finding);
     out["fingerprint"] = findingFingerprint(
         rule, levelNamed(finding.level).value_or(Level::Cann), sites.table(),
         sites.add(finding.site, finding.callee), finding.callee);
@@ -656,6 +684,37 @@ std::string formatMergedSarif(const MergedJob &job,
   ReportInput input;
   input.sites = sites.table();
   return formatSarif(input, live, errors, projectRoot);
+}
+
+std::string formatMergedJunit(const MergedJob &job) {
+  std::vector<JunitCase> cases;
+  for (const MergedFinding &finding : job.findings) {
+    JunitCase c;
+    c.rule = ruleOf(finding);
+    c.name = place(finding.site) + ": " + finding.callee;
+    c.className = "msledger." + finding.level + "." + c.rule;
+    size_t processes = finding.byProcess.size();
+    c.message = finding.category == "error"
+                    ? std::string(errorWords(finding.kind)) + ", " +
+                          std::to_string(finding.count) + " time(s)"
+                : finding.category == "leak"
+                    ? std::to_string(finding.count) + " leak(s) of " +
+                          std::to_string(finding.bytes) + " byte(s) in all"
+                    : std::to_string(finding.count) + " leaked " +
+                          familyDisplay(finding);
+    c.message += ", in " + std::to_string(processes) + " process(es)";
+    c.text = findingBlock(job, finding);
+    cases.push_back(std::move(c));
+  }
+  // A process that did not report: the job's results are incomplete.
+  for (const MergedProcess &process : job.processes)
+    if (!process.reported)
+      cases.push_back({processName(process), "msledger.job.unreported",
+                       "unreported", "did not report at exit",
+                       unreportedLine(process)});
+  return junitDocument("msledger job (" + std::to_string(job.processes.size()) +
+                           " process(es))",
+                       cases);
 }
 
 } // namespace msledger

@@ -100,6 +100,10 @@ std::string formatMergedJson(const MergedJob &job);
 /// The SARIF log of the job (sarif.h), its files relative to `projectRoot`.
 std::string formatMergedSarif(const MergedJob &job,
                               const std::string &projectRoot);
+/// The JUnit report of the job (junit.h): a failed case per finding (its
+/// text block, each rank's share), and one per process that did not report
+/// at exit.
+std::string formatMergedJunit(const MergedJob &job);
 
 } // namespace msledger
 

@@ -60,10 +60,9 @@ std::string xmlEscape(const std::string &text) {
 namespace {
 
 /// One test case: the findings of one kind at one site and level.
-struct Case {
+struct Case : JunitCase {
   uint64_t firstSerial = UINT64_MAX; // the order cases are written in
-  std::string name, className, rule, message, text;
-  std::vector<Record> leaks; // its leaks, formatted together
+  std::vector<Record> leaks;         // its leaks, formatted together
   uint64_t count = 0, bytes = 0;
   bool memory = false;
 };
@@ -151,26 +150,33 @@ std::string formatJunit(const ReportInput &input,
   std::sort(ordered.begin(), ordered.end(), [](const Case *a, const Case *b) {
     return a->firstSerial < b->firstSerial;
   });
+  std::vector<JunitCase> written;
+  for (const Case *c : ordered)
+    written.push_back(*c);
+  return junitDocument("msledger " +
+                           (input.program.empty() ? "process" : input.program) +
+                           " (pid " + std::to_string(input.pid) + ")",
+                       written);
+}
 
-  std::string suite =
-      "msledger " +
-      printable(input.program.empty() ? "process" : input.program) + " (pid " +
-      std::to_string(input.pid) + ")";
-  size_t tests = ordered.empty() ? 1 : ordered.size();
+std::string junitDocument(const std::string &suite,
+                          const std::vector<JunitCase> &cases) {
+  size_t tests = cases.empty() ? 1 : cases.size();
   std::string counts = "tests=\"" + std::to_string(tests) + "\" failures=\"" +
-                       std::to_string(ordered.size()) + "\" errors=\"0\"";
+                       std::to_string(cases.size()) + "\" errors=\"0\"";
   std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                     "<testsuites name=\"msledger\" " +
-                    counts + ">\n  <testsuite name=\"" + xmlEscape(suite) +
-                    "\" " + counts + " skipped=\"0\">\n";
-  if (ordered.empty())
+                    counts + ">\n  <testsuite name=\"" +
+                    xmlEscape(printable(suite)) + "\" " + counts +
+                    " skipped=\"0\">\n";
+  if (cases.empty())
     out += "    <testcase name=\"no findings\" classname=\"msledger\"/>\n";
-  for (const Case *c : ordered) {
-    out += "    <testcase name=\"" + xmlEscape(c->name) + "\" classname=\"" +
-           xmlEscape(c->className) + "\">\n      <failure message=\"" +
-           xmlEscape(printable(c->message)) + "\" type=\"" +
-           xmlEscape(c->rule) + "\">" + xmlEscape(printableLines(c->text)) +
-           "</failure>\n    </testcase>\n";
+  for (const JunitCase &c : cases) {
+    out += "    <testcase name=\"" + xmlEscape(printable(c.name)) +
+           "\" classname=\"" + xmlEscape(printable(c.className)) +
+           "\">\n      <failure message=\"" + xmlEscape(printable(c.message)) +
+           "\" type=\"" + xmlEscape(printable(c.rule)) + "\">" +
+           xmlEscape(printableLines(c.text)) + "</failure>\n    </testcase>\n";
   }
   out += "  </testsuite>\n</testsuites>\n";
   return out;

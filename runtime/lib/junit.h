@@ -36,6 +36,20 @@ std::string formatJunit(const ReportInput &input,
                         const std::vector<Record> (&live)[2],
                         const std::vector<ErrorEvent> &errors);
 
+/// A failed test case: a finding site and kind.
+struct JunitCase {
+  std::string name;      // "FILE:LINE: API"
+  std::string className; // "msledger.LEVEL.RULE"
+  std::string rule;      // the failure's type
+  std::string message;   // what and how many
+  std::string text;      // the text report's blocks
+};
+/// The document of one <testsuite> named `suite` holding `cases` in order
+/// (with none, one passing case, "no findings"); every string is made
+/// printable() and escaped here. `msledger merge --junit` writes a job's.
+std::string junitDocument(const std::string &suite,
+                          const std::vector<JunitCase> &cases);
+
 /// `text` escaped for XML character data and attribute values (&, <, >,
 /// quotes; characters XML 1.0 cannot hold as \xNN).
 std::string xmlEscape(const std::string &text);

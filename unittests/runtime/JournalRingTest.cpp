@@ -40,6 +40,21 @@ struct JournaledTable {
   uint64_t counter = 1;
   std::mt19937_64 random{42};
   unsigned malloc = apiIndex("aclrtMalloc"), free = apiIndex("aclrtFree");
+  std::string path;
+
+  /// Opens a 1 MiB journal in /tmp for the test `name`; removed with this.
+  bool open(const char *name) {
+    path = "/tmp/msledger-journal-" + std::string(name) + "-" +
+           std::to_string(getpid()) + ".journal";
+    std::string error;
+    bool opened = journal.open(path, 1 << 20, 1, kJournalCannLevel, &error);
+    EXPECT_TRUE(opened) << error;
+    return opened;
+  }
+  ~JournaledTable() {
+    if (!path.empty())
+      unlink(path.c_str());
+  }
 
   static uint64_t next(void *self, uint64_t atLeast) {
     auto *t = static_cast<JournaledTable *>(self);
@@ -113,6 +128,11 @@ struct JournaledTable {
   }
 };
 
+/// The events a 1 MiB journal holds in a lap (each block's first unit is
+/// its block unit).
+constexpr uint64_t kEventsPerLap =
+    (((1 << 20) - kJournalDataOffset) / 4096) * (kBlockUnits - 1);
+
 /// A thread that runs what it is given, one task at a time, while the
 /// caller waits: the writers of a journal each hold a block of their own,
 /// so their events are kept and reused out of order, as a service's are.
@@ -163,14 +183,11 @@ private:
 // the events after it; events past the room the last complete checkpoint
 // leaves are dropped, and the header says what is missing.
 TEST(Journal, ARingWithCheckpointsSaysWhatIsLiveAtAnyPoint) {
-  std::string path =
-      "/tmp/msledger-journal-ring-" + std::to_string(getpid()) + ".journal";
   JournaledTable t;
+  ASSERT_TRUE(t.open("ring"));
+  const std::string &path = t.path;
+  const uint64_t perLap = kEventsPerLap;
   std::string error;
-  ASSERT_TRUE(t.journal.open(path, 1 << 20, 1, kJournalCannLevel, &error))
-      << error;
-  const uint64_t perLap =
-      (((1 << 20) - kJournalDataOffset) / 4096) * (kBlockUnits - 1);
   JournalContents contents;
   uint64_t checkpoints = 0, reads = 0;
   // Three writers take turns, a few hundred events at a time. Now and
@@ -231,7 +248,6 @@ TEST(Journal, ARingWithCheckpointsSaysWhatIsLiveAtAnyPoint) {
   ASSERT_TRUE(readJournalFile(path, &contents, &error)) << error;
   EXPECT_TRUE(contents.eventsMissing());
   EXPECT_EQ(contents.header.full, 1u);
-  unlink(path.c_str());
 }
 
 // A release whose real call fails puts its record back; a checkpoint that
@@ -273,14 +289,11 @@ TEST(Journal, AFailedReleaseAcrossACheckpointStaysLive) {
 // dropping does not keep the checkpoint from finding room, and after it
 // events are journaled again and the journal is whole.
 TEST(Journal, ACheckpointAfterDroppedEventsMakesTheJournalWhole) {
-  std::string path =
-      "/tmp/msledger-journal-heal-" + std::to_string(getpid()) + ".journal";
   JournaledTable t;
+  ASSERT_TRUE(t.open("heal"));
+  const std::string &path = t.path;
+  const uint64_t perLap = kEventsPerLap;
   std::string error;
-  ASSERT_TRUE(t.journal.open(path, 1 << 20, 1, kJournalCannLevel, &error))
-      << error;
-  const uint64_t perLap =
-      (((1 << 20) - kJournalDataOffset) / 4096) * (kBlockUnits - 1);
   for (uint64_t i = 0; i < perLap; ++i) // a lap, no checkpoint: drops
     t.event();
   JournalContents contents;
@@ -293,5 +306,4 @@ TEST(Journal, ACheckpointAfterDroppedEventsMakesTheJournalWhole) {
   EXPECT_FALSE(contents.eventsMissing());
   EXPECT_EQ(contents.header.full, 1u) << "it says events were dropped once";
   EXPECT_EQ(JournaledTable::replayed(contents), t.live());
-  unlink(path.c_str());
 }
