@@ -47,7 +47,7 @@ bool SerialNumber::read(const std::string &text, long long *out,
   char *end = nullptr;
   errno = 0;
   long long value = std::strtoll(text.c_str(), &end, 10);
-  if (*end || errno || value < 0 || value > (1LL << 62))
+  if (*end || errno || value < 0 || value > (1LL << 52))
     return false;
   *out = value;
   return true;

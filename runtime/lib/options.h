@@ -6,7 +6,7 @@
 //
 //   YesNo        yes/no (also true/false, 1/0)            -> bool
 //   Bounded<L,H> a whole number from L to H               -> int
-//   SerialNumber a whole number from 0 to 2^62            -> long long
+//   SerialNumber a whole number from 0 to 2^52            -> long long
 //   LogLevelKind info, warn or error                      -> LogLevel
 //   SignalKind   SIGUSR1, SIGUSR2, a number, or none      -> int (0: none)
 //                (not one that reports a fault or abort, SIGKILL, SIGSTOP
@@ -80,12 +80,13 @@ using PrintLimit = Bounded<0, 1000000000>;
 using SnapshotCount = Bounded<2, 1000000>;
 using CheckpointNumber = Bounded<0, 1000000000>;
 
-/// A serial number, 0 to 2^62 (first_serial).
+/// A serial number, 0 to 2^52 (first_serial): serials stay exact in JSON
+/// (below 2^53) for as long as any run goes on from there.
 struct SerialNumber : KeepsItsValue {
   using Value = long long;
   static constexpr const char *type = "int";
   static std::string expects() {
-    return "a number from 0 to " + std::to_string(1LL << 62);
+    return "a number from 0 to " + std::to_string(1LL << 52);
   }
   static bool read(const std::string &text, long long *out, std::string *why);
   static std::string show(long long value) { return std::to_string(value); }

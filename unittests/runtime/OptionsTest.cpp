@@ -135,6 +135,21 @@ TEST(Options, IntervalsAreSecondsUpToADay) {
       "option 'snapshot_interval' expects a number of seconds, not 'nan'");
 }
 
+// first_serial (for tests of long runs) takes a serial up to 2^52, so that
+// serials stay exact in JSON (below 2^53); nothing that is not one.
+TEST(Options, FirstSerialIsASerialUpToTwoToTheFiftyTwo) {
+  Options options;
+  std::string problem;
+  EXPECT_EQ(options.first_serial, 0);
+  EXPECT_TRUE(options.set("first_serial", "1099511620000", &problem));
+  EXPECT_EQ(options.first_serial, 1099511620000LL);
+  EXPECT_TRUE(options.set("first_serial", "4503599627370496", &problem));
+  for (const char *bad : {"4503599627370497", "-1", "1e12", "x"})
+    EXPECT_FALSE(options.set("first_serial", bad, &problem)) << bad;
+  EXPECT_EQ(problem, "option 'first_serial' expects a number from 0 to "
+                     "4503599627370496, not 'x'");
+}
+
 // What the launcher writes into MSLEDGER_OPTIONS is read back as the value
 // it was: every option, its default and a value of its own.
 TEST(Options, EveryValueReadsBackAsItself) {
