@@ -128,13 +128,15 @@ std::vector<Series> seriesFromJournal(const JournalContents &journal,
   std::map<uint32_t, Series> perSite;
   Series totalSeries{"total", {}};
   std::set<uint32_t> seen;
+  auto started = [&](uint32_t site, uint64_t size) {
+    bySite[site] += size;
+    total += size;
+    seen.insert(site);
+  };
   // What the checkpoint holds is live from the start of the chart.
   for (const Record &record : replay.live(level))
-    if (familyOf(record.api).kind == Kind::Memory) {
-      bySite[record.site] += record.size;
-      total += record.size;
-      seen.insert(record.site);
-    }
+    if (familyOf(record.api).kind == Kind::Memory)
+      started(record.site, record.size);
   size_t index = 0;
   auto counted = [level](const JournalContents::Event &event) {
     return event.level == level && familyOf(event.api).kind == Kind::Memory;
@@ -146,11 +148,8 @@ std::vector<Series> seriesFromJournal(const JournalContents &journal,
       bySite[step.ended->acquired.site] -= step.ended->acquired.size;
       total -= step.ended->acquired.size;
     }
-    if (step.started && counted(step.started->acquired)) {
-      bySite[event.site] += event.size;
-      total += event.size;
-      seen.insert(event.site);
-    }
+    if (step.started && counted(step.started->acquired))
+      started(event.site, event.size);
     if (event.level != level || event.api >= kApiCount ||
         familyOf(event.api).kind != Kind::Memory)
       continue;

@@ -264,13 +264,22 @@ private:
   /// The calling thread's next `count` units, or null when the journal is
   /// full or failed.
   JournalUnit *reserve(unsigned count);
+  /// reserve() for a record a checkpoint may write (a site, a chain, the
+  /// checkpoint's own): counted for its end record. Events, which the
+  /// checkpoint's thread never writes, take reserve() alone.
+  JournalUnit *reserveRecord(unsigned count);
+  /// A record's fields (acquisitions, checkpoints' live records).
+  static void writeRecord(JournalUnit *unit, uint8_t type, uint8_t count,
+                          int level, const Record &record);
   /// A new block for the calling thread (`generation`: the journal's now),
   /// its block unit written; the block it had is let go. False when there
   /// is none.
   bool takeBlock(uint64_t generation);
   /// A block of the first lap: its disk space reserved first.
   bool takeFirstLapBlock(uint64_t block);
-  /// Clears a block of an earlier lap, its block unit first.
+  /// Makes a block one no reader takes: its block unit is zeroed.
+  void invalidateBlock(uint64_t block);
+  /// Clears a block of an earlier lap, invalidated first.
   void clearBlock(uint64_t block);
   /// The calling thread's block is let go: taken again once a checkpoint
   /// begun after this is complete.

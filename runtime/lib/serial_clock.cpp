@@ -16,14 +16,14 @@ __thread SerialBlock CurrentSerials;
 __thread uint16_t CurrentThreadIndex = 0;
 } // namespace detail
 
-namespace {
-
 uint64_t monotonicNs() {
   timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return static_cast<uint64_t>(ts.tv_sec) * 1000000000ULL +
          static_cast<uint64_t>(ts.tv_nsec);
 }
+
+namespace {
 
 // Clock numbers start at 1: a thread's block of 0 belongs to none.
 std::atomic<uint64_t> NextClockId{1};

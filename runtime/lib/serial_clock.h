@@ -66,6 +66,9 @@ extern __thread uint16_t CurrentThreadIndex
     __attribute__((tls_model("initial-exec")));
 } // namespace detail
 
+/// CLOCK_MONOTONIC in nanoseconds.
+uint64_t monotonicNs();
+
 class SerialClock {
 public:
   static constexpr uint64_t kBlock = 1024;

@@ -186,7 +186,6 @@ TEST(Journal, ARingWithCheckpointsSaysWhatIsLiveAtAnyPoint) {
   JournaledTable t;
   ASSERT_TRUE(t.open("ring"));
   const std::string &path = t.path;
-  const uint64_t perLap = kEventsPerLap;
   std::string error;
   JournalContents contents;
   uint64_t checkpoints = 0, reads = 0;
@@ -198,9 +197,9 @@ TEST(Journal, ARingWithCheckpointsSaysWhatIsLiveAtAnyPoint) {
   Writer writers[3];
   std::mt19937 turns(7);
   uint64_t quiet = 0, cold = 0x700000000000ULL;
-  for (uint64_t i = 0; i < 6 * perLap;) {
+  for (uint64_t i = 0; i < 6 * kEventsPerLap;) {
     if (i >= quiet) {
-      quiet = i + perLap;
+      quiet = i + kEventsPerLap;
       cold += 0x100000;
       for (int w : {2, 0})
         writers[w].give([&] {
@@ -217,8 +216,9 @@ TEST(Journal, ARingWithCheckpointsSaysWhatIsLiveAtAnyPoint) {
     i += events;
     if (t.journal.checkpointDue())
       checkpoints += t.checkpoint();
-    if (i / (perLap / 3) > reads) { // now and then, as a kill would find it
-      reads = i / (perLap / 3);
+    if (i / (kEventsPerLap / 3) >
+        reads) { // now and then, as a kill would find it
+      reads = i / (kEventsPerLap / 3);
       ASSERT_TRUE(readJournalFile(path, &contents, &error)) << error;
       ASSERT_EQ(JournaledTable::replayed(contents), t.live()) << "event " << i;
       EXPECT_FALSE(contents.eventsMissing());
@@ -242,7 +242,7 @@ TEST(Journal, ARingWithCheckpointsSaysWhatIsLiveAtAnyPoint) {
 
   // No checkpoint after it: the ring has no more room, and says so.
   writers[1].give([&] {
-    for (uint64_t i = 0; i < perLap; ++i)
+    for (uint64_t i = 0; i < kEventsPerLap; ++i)
       t.event();
   });
   ASSERT_TRUE(readJournalFile(path, &contents, &error)) << error;
@@ -292,15 +292,14 @@ TEST(Journal, ACheckpointAfterDroppedEventsMakesTheJournalWhole) {
   JournaledTable t;
   ASSERT_TRUE(t.open("heal"));
   const std::string &path = t.path;
-  const uint64_t perLap = kEventsPerLap;
   std::string error;
-  for (uint64_t i = 0; i < perLap; ++i) // a lap, no checkpoint: drops
+  for (uint64_t i = 0; i < kEventsPerLap; ++i) // a lap, no checkpoint: drops
     t.event();
   JournalContents contents;
   ASSERT_TRUE(readJournalFile(path, &contents, &error)) << error;
   EXPECT_TRUE(contents.eventsMissing());
   ASSERT_TRUE(t.checkpoint());
-  for (uint64_t i = 0; i < perLap / 8; ++i)
+  for (uint64_t i = 0; i < kEventsPerLap / 8; ++i)
     t.event();
   ASSERT_TRUE(readJournalFile(path, &contents, &error)) << error;
   EXPECT_FALSE(contents.eventsMissing());
