@@ -42,7 +42,7 @@ fuzz() {
   build "$dir" "-fsanitize=address,undefined,fuzzer-no-link -fno-sanitize-recover=undefined -fno-omit-frame-pointer" \
     -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19 -DMSLEDGER_FUZZ=ON -- msledger-fuzzers || return 1
   local passed=0 failed=0 target
-  for target in mergeinput snapshot jobstatus suppressions; do
+  for target in mergeinput snapshot jobstatus suppressions baseline; do
     local work="$dir/corpus-$target"
     rm -rf "$work" && mkdir -p "$work"
     cp "$root/unittests/fuzz/corpus/$target/"* "$work/"

@@ -119,7 +119,7 @@ int exitCodeOption(const std::string &value) {
 }
 
 std::vector<std::string> FindingsOptions::names() {
-  return {"--exitcode", "--sarif", "--project-root"};
+  return {"--exitcode", "--sarif", "--project-root", "--baseline"};
 }
 
 bool FindingsOptions::take(const std::string &name, const std::string &value) {
@@ -129,6 +129,8 @@ bool FindingsOptions::take(const std::string &name, const std::string &value) {
     sarifPath = value;
   else if (name == "--project-root")
     projectRoot = value;
+  else if (name == "--baseline")
+    loadBaseline(value, &baseline);
   else
     return false;
   return true;
@@ -142,10 +144,14 @@ std::optional<std::string> readAll(const std::string &path) {
   return bytes;
 }
 
-std::string loadSuppressions(const std::string &path, Suppressions *into) {
-  Suppressions suppressions;
+namespace {
+
+/// Loads `path` through `load` (false with a message), or stops msledger
+/// with exit status 2; the path made absolute.
+template <typename Loaded>
+std::string loadOrStop(const std::string &path, Loaded *loaded) {
   std::string error;
-  if (!(into ? into : &suppressions)->load(path, &error)) {
+  if (!loaded->load(path, &error)) {
     fprintf(stderr, "msledger: %s\n", error.c_str());
     exit(2);
   }
@@ -153,6 +159,18 @@ std::string loadSuppressions(const std::string &path, Suppressions *into) {
   std::string result = absolute ? absolute : path;
   free(absolute);
   return result;
+}
+
+} // namespace
+
+std::string loadSuppressions(const std::string &path, Suppressions *into) {
+  Suppressions suppressions;
+  return loadOrStop(path, into ? into : &suppressions);
+}
+
+std::string loadBaseline(const std::string &path, Baseline *into) {
+  Baseline baseline;
+  return loadOrStop(path, into ? into : &baseline);
 }
 
 } // namespace msledger

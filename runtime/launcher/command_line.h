@@ -21,6 +21,8 @@
 #ifndef MSLEDGER_LAUNCHER_COMMAND_LINE_H
 #define MSLEDGER_LAUNCHER_COMMAND_LINE_H
 
+#include "baseline.h"
+
 #include <optional>
 #include <string>
 #include <utility>
@@ -64,12 +66,20 @@ CommandLine readCommandLine(int argc, char **argv,
 int exitCodeOption(const std::string &value);
 
 /// The options of the subcommands that list findings (report, merge), which
-/// mean there what they mean to the run: the exit status when findings are
-/// listed (--exitcode, 23 by default) and the SARIF log (--sarif), its files
-/// relative to --project-root (default: the working directory).
+/// mean there what they mean to the run: the exit status when new findings
+/// are listed (--exitcode, 23 by default), the SARIF log (--sarif), its
+/// files relative to --project-root (default: the working directory), and
+/// the findings known from earlier runs (--baseline, read when it is taken:
+/// one that cannot be read stops the command, exit status 2; given more
+/// than once, their findings together).
 struct FindingsOptions {
   int exitCode = 23;
   std::string sarifPath, projectRoot;
+  Baseline baseline;
+  /// The baseline, or null if none was given.
+  const Baseline *givenBaseline() const {
+    return baseline.given() ? &baseline : nullptr;
+  }
   /// Their names, for readCommandLine.
   static std::vector<std::string> names();
   /// Takes `name`'s value if `name` is one of them (--exitcode checked);
@@ -85,6 +95,10 @@ std::optional<std::string> readAll(const std::string &path);
 /// absolute path, which the application reads whatever its working
 /// directory.
 std::string loadSuppressions(const std::string &path, Suppressions *into);
+/// Reads the baseline at `path` (baseline.h) into *into, if given, so that
+/// a file that is not one stops msledger before anything runs (exit status
+/// 2); its absolute path, as loadSuppressions.
+std::string loadBaseline(const std::string &path, Baseline *into);
 
 } // namespace msledger
 

@@ -25,6 +25,7 @@ int diffCommand(int argc, char **argv);     // diff.cpp
 int growthCommand(int argc, char **argv);   // growth.cpp
 int reportCommand(int argc, char **argv);   // report.cpp
 int mergeCommand(int argc, char **argv);    // merge.cpp
+int baselineCommand(int argc, char **argv); // baseline.cpp
 int timelineCommand(int argc, char **argv); // timeline.cpp
 
 struct Subcommand {
@@ -47,6 +48,8 @@ inline constexpr Subcommand kSubcommands[] = {
     {"merge",
      "merge [OPTIONS] REPORT.json...   one report of a job's processes",
      mergeCommand},
+    {"baseline", "baseline -o FILE REPORT...   known findings, for --baseline",
+     baselineCommand},
     {"timeline",
      "timeline OUT.html SNAPSHOT_DIR|JOURNAL   a chart of live memory",
      timelineCommand},

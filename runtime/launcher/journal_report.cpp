@@ -219,6 +219,21 @@ bool journalReport(const JournalContents &contents, const std::string &path,
   if (request.suppressions)
     for (std::vector<Record> &records : byLevel)
       request.suppressions->filterLeaks(sites.table(), records);
+  // The SARIF and JUnit reports list every finding, known ones too.
+  std::vector<Record> listed[2] = {byLevel[0], byLevel[1]};
+  // A journal records no errors: only the baseline's leaks are compared,
+  // those of the levels the journal's process checked.
+  std::optional<Baseline> leakBaseline;
+  if (request.baseline)
+    leakBaseline = request.baseline->only([&](const BaselineFinding &f) {
+      std::optional<Level> level = levelNamed(f.level);
+      return isLeakRule(f.rule) &&
+             (!known || (level && what.checked[static_cast<int>(*level)]));
+    });
+  const Baseline *baseline = leakBaseline ? &*leakBaseline : nullptr;
+  KnownFindings knownFindings;
+  if (baseline)
+    separateKnown(sites.table(), *baseline, byLevel, {}, &knownFindings);
   std::string sections =
       formatLeakSections(sites.table(), what, byLevel, implicit, &totals);
   result->leaked = totals.allocations + totals.resources > 0;
@@ -228,6 +243,15 @@ bool journalReport(const JournalContents &contents, const std::string &path,
     out += "\n" + sections;
   if (!anyLive)
     out += "====== Nothing was live.\n";
+  if (baseline) {
+    out += formatKnown(sites.table(), *baseline, knownFindings);
+    size_t left =
+        request.baseline->findings().size() - baseline->findings().size();
+    if (left)
+      out += "====== msledger: " + std::to_string(left) +
+             " finding(s) of the baseline not compared: a journal records "
+             "leaks only, of the levels its process checked\n";
+  }
   out += formatOmitted(budget);
   if (request.suppressions)
     out += request.suppressions->formatUsed() +
@@ -239,10 +263,11 @@ bool journalReport(const JournalContents &contents, const std::string &path,
   input.startUnixMs = contents.header.startUnixMs;
   for (int level = 0; level < 2; ++level)
     input.tracked[level] = what.checked[level];
+  input.baseline = baseline;
   if (request.sarif)
-    result->sarif = formatSarif(input, byLevel, {}, request.projectRoot);
+    result->sarif = formatSarif(input, listed, {}, request.projectRoot);
   if (request.junit)
-    result->junit = formatJunit(input, byLevel, {});
+    result->junit = formatJunit(input, listed, {});
   return true;
 }
 

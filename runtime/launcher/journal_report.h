@@ -86,12 +86,15 @@ struct JournalReportRequest {
   bool junit = false;                   // also the JUnit report (junit.h)
   std::string projectRoot;              // the SARIF log's, absolute
   int printLimit = 0; // leak blocks printed in full at most; 0: all
+  /// Findings known from earlier runs: listed apart, after the new ones,
+  /// and not `leaked`; null: none.
+  const Baseline *baseline = nullptr;
 };
 struct JournalReportResult {
   std::string report; // the text, with the suppressions' table if any
   std::string sarif;
   std::string junit;
-  bool leaked = false;     // it lists leaks (memory or resources)
+  bool leaked = false;     // it lists new leaks (memory or resources)
   bool incomplete = false; // the process did not exit, or the journal was
                            // full: what it lists may not be all
 };

@@ -22,16 +22,22 @@ namespace {
 
 const char kHelp[] =
     "Usage: msledger merge [--json=FILE] [--sarif=FILE] [--junit=FILE]\n"
-    "                      [--project-root=DIR] [--exitcode=N] REPORT.json...\n"
+    "                      [--project-root=DIR] [--exitcode=N] "
+    "[--baseline=FILE]\n"
+    "                      REPORT.json...\n"
     "One report of a job's processes from their JSON reports (--json=FILE "
     "with %p\n"
     "or %r): findings grouped by site with each rank's count and bytes, and "
     "the\n"
     "processes that did not report at exit. --json, --sarif and --junit "
     "also\n"
-    "write it as JSON, SARIF and JUnit XML. Exits N (default 23) when it "
-    "lists\n"
-    "findings, 0 when it lists none, 1 when a report cannot be read.\n";
+    "write it as JSON, SARIF and JUnit XML. --baseline lists the findings an "
+    "earlier\n"
+    "run's report, SARIF log or baseline has as known, after the new ones. "
+    "Exits N\n"
+    "(default 23) when it lists new findings, 0 when it lists none, 1 when a "
+    "report\n"
+    "cannot be read.\n";
 
 } // namespace
 
@@ -57,6 +63,8 @@ int mergeCommand(int argc, char **argv) {
   for (const std::string &warning : warnings)
     fprintf(stderr, "msledger: %s\n", printable(warning).c_str());
   MergedJob job = mergeReports(inputs);
+  if (const Baseline *baseline = findings.givenBaseline())
+    compareWithBaseline(job, *baseline);
   if (!findings.sarifPath.empty() && !job.uncataloged.empty()) {
     std::string names;
     for (const std::string &name : job.uncataloged)
@@ -88,7 +96,7 @@ int mergeCommand(int argc, char **argv) {
   bool incomplete = std::any_of(
       job.processes.begin(), job.processes.end(),
       [](const MergedProcess &process) { return !process.reported; });
-  return job.findings.empty() && !incomplete ? 0 : findings.exitCode;
+  return !job.anyNew() && !incomplete ? 0 : findings.exitCode;
 }
 
 } // namespace msledger

@@ -222,10 +222,11 @@ void appendChain(std::string &out, const json::object &site) {
              place(caller.as_object()) + "\n";
 }
 
+/// How many processes have new findings of `category`.
 size_t processesWith(const MergedJob &job, const std::string &category) {
   std::vector<bool> seen(job.processes.size());
   for (const MergedFinding &finding : job.findings)
-    if (finding.category == category)
+    if (finding.category == category && !finding.known)
       for (const auto &share : finding.byProcess)
         seen[share.first] = true;
   return static_cast<size_t>(std::count(seen.begin(), seen.end(), true));
@@ -284,6 +285,15 @@ struct MergedSites {
         }};
   }
 };
+
+/// The rule of a finding (SARIF's, the fingerprint's, JUnit's type).
+const char *ruleOf(const MergedFinding &finding) {
+  return finding.category == "error"
+             ? errorRule(errorKindNamed(finding.kind)
+                             .value_or(ErrorKind::IllegalRelease))
+         : finding.category == "leak" ? "memory-leak"
+                                      : "resource-leak";
+}
 
 /// An access error's details, from its first report's JSON.
 void describeAccess(const json::object &first, ErrorEvent *event) {
@@ -440,6 +450,11 @@ MergedJob mergeReports(const std::vector<MergeInput> &inputs) {
       }
     }
   }
+  MergedSites sites; // the fingerprints' (fingerprint.h), as each report's
+  for (MergedFinding &finding : job.findings)
+    finding.fingerprint = findingFingerprint(
+        ruleOf(finding), levelNamed(finding.level).value_or(Level::Cann),
+        sites.table(), sites.add(finding.site, finding.callee), finding.callee);
   auto rankOf = [](const std::string &category) {
     return category == "error" ? 0 : category == "leak" ? 1 : 2;
   };
@@ -456,24 +471,16 @@ MergedJob mergeReports(const std::vector<MergeInput> &inputs) {
 
 namespace {
 
-/// The rule of a finding (SARIF's, the fingerprint's, JUnit's type).
-const char *ruleOf(const MergedFinding &finding) {
-  return finding.category == "error"
-             ? errorRule(errorKindNamed(finding.kind)
-                             .value_or(ErrorKind::IllegalRelease))
-         : finding.category == "leak" ? "memory-leak"
-                                      : "resource-leak";
-}
-
 /// A finding's block of the text report: what, where, and each rank's
-/// share.
+/// share. A known error's heading is not an "ERROR:" line, as a known
+/// leak's is not.
 std::string findingBlock(const MergedJob &job, const MergedFinding &finding) {
   std::string out;
   std::string level = std::string(" [") + levelTitleOf(finding.level) + "]";
   if (finding.category == "error") {
-    out += std::string(kPrefix) + "ERROR: " + errorWords(finding.kind) +
-           " by " + printable(finding.callee) + ", " +
-           std::to_string(finding.count) + " time(s)" + level + "\n";
+    out += std::string(kPrefix) + (finding.known ? "   " : "ERROR: ") +
+           errorWords(finding.kind) + " by " + printable(finding.callee) +
+           ", " + std::to_string(finding.count) + " time(s)" + level + "\n";
     out += std::string(kPrefix) + "   code in " + place(finding.site) + "\n";
     appendChain(out, finding.site);
     if (finding.acquired.is_object())
@@ -512,6 +519,19 @@ std::string unreportedLine(const MergedProcess &process) {
 
 } // namespace
 
+bool MergedJob::anyNew() const {
+  return std::any_of(
+      findings.begin(), findings.end(),
+      [](const MergedFinding &finding) { return !finding.known; });
+}
+
+void compareWithBaseline(MergedJob &job, const Baseline &baseline) {
+  job.baseline = &baseline;
+  for (MergedFinding &finding : job.findings)
+    finding.known = job.tally.count(baseline, finding.fingerprint);
+  job.tally.finish(baseline);
+}
+
 std::string formatMergedText(const MergedJob &job) {
   size_t reported = 0;
   for (const MergedProcess &process : job.processes)
@@ -523,6 +543,8 @@ std::string formatMergedText(const MergedJob &job) {
   uint64_t bytes = 0, allocations = 0, handles = 0;
   bool leakTitle = false, resourceTitle = false;
   for (const MergedFinding &finding : job.findings) {
+    if (finding.known)
+      continue; // listed after the new ones
     if (finding.category == "error") {
       out += "\n" + findingBlock(job, finding);
       continue;
@@ -567,9 +589,21 @@ std::string formatMergedText(const MergedJob &job) {
     unreported = true;
     out += unreportedLine(process);
   }
-  if (job.findings.empty() && !unreported)
-    out += std::string(kPrefix) + "No leaks or errors in " +
+  if (!job.anyNew() && !unreported)
+    out += std::string(kPrefix) +
+           (job.baseline ? "No new leaks or errors in "
+                         : "No leaks or errors in ") +
            std::to_string(job.processes.size()) + " process(es).\n";
+  if (job.baseline) {
+    std::string known;
+    for (const MergedFinding &finding : job.findings)
+      if (finding.known)
+        known += (known.empty() ? "" : "\n") + findingBlock(job, finding);
+    out += "\n";
+    if (!known.empty())
+      out += knownHeading(*job.baseline) + known + "\n";
+    out += formatBaselineSummary(*job.baseline, job.tally);
+  }
   return out;
 }
 
@@ -587,16 +621,12 @@ std::string formatMergedJson(const MergedJob &job) {
         {"leaked_resources", process.resources},
         {"errors", process.errors}});
   json::array leaks, resources, errors;
-  MergedSites sites; // the fingerprints' (fingerprint.h), as each report's
   for (const MergedFinding &finding : job.findings) {
     json::object out = finding.site;
     if (!finding.kind.empty())
       out["kind"] = finding.kind;
     out["level"] = finding.level;
-    const char *rule = ruleOf(finding);
-    out["fingerprint"] = findingFingerprint(
-        rule, levelNamed(finding.level).value_or(Level::Cann), sites.table(),
-        sites.add(finding.site, finding.callee), finding.callee);
+    out["fingerprint"] = finding.fingerprint;
     out["family"] = finding.family;
     out["callee"] = finding.callee;
     out["space"] = finding.space;
@@ -631,6 +661,8 @@ std::string formatMergedJson(const MergedJob &job) {
                     {"leaks", std::move(leaks)},
                     {"resources", std::move(resources)},
                     {"errors", std::move(errors)}};
+  if (job.baseline)
+    markBaseline(*job.baseline, root);
   return writeJson(root);
 }
 
@@ -640,11 +672,14 @@ std::string formatMergedSarif(const MergedJob &job,
   std::vector<Record> live[2];
   std::vector<ErrorEvent> errors;
   uint64_t serial = 0;
+  std::set<std::string> leftOut; // the fingerprints of findings left out
   for (const MergedFinding &finding : job.findings) {
     int api = apiIndex(finding.callee.c_str());
     std::optional<Level> level = levelNamed(finding.level);
-    if (api < 0 || !level)
+    if (api < 0 || !level) {
+      leftOut.insert(finding.fingerprint);
       continue; // an API this msledger's catalog does not list
+    }
     uint32_t site = sites.add(finding.site, finding.callee);
     ++serial;
     // One event per occurrence, so that counts and bytes add up as the
@@ -683,6 +718,14 @@ std::string formatMergedSarif(const MergedJob &job,
   }
   ReportInput input;
   input.sites = sites.table();
+  // A finding left out is not gone: the baseline compared is without it.
+  std::optional<Baseline> compared;
+  if (job.baseline) {
+    compared = job.baseline->only([&](const BaselineFinding &finding) {
+      return !leftOut.count(finding.fingerprint);
+    });
+    input.baseline = &*compared;
+  }
   return formatSarif(input, live, errors, projectRoot);
 }
 
@@ -704,6 +747,7 @@ std::string formatMergedJunit(const MergedJob &job) {
                           familyDisplay(finding);
     c.message += ", in " + std::to_string(processes) + " process(es)";
     c.text = findingBlock(job, finding);
+    c.known = finding.known;
     cases.push_back(std::move(c));
   }
   // A process that did not report: the job's results are incomplete.

@@ -18,6 +18,8 @@
 #ifndef MSLEDGER_LAUNCHER_MERGE_REPORTS_H
 #define MSLEDGER_LAUNCHER_MERGE_REPORTS_H
 
+#include "baseline.h"
+
 #include <boost/json.hpp>
 
 #include <cstdint>
@@ -79,6 +81,8 @@ struct MergedFinding {
   boost::json::value acquired;       // an error's allocation, if any
   boost::json::value previous;       // an error's earlier release, if any
   boost::json::object first;         // an error's first report, whole
+  std::string fingerprint;           // fingerprint.h, as each report's
+  bool known = false;                // in the baseline (compareWithBaseline)
 };
 
 struct MergedJob {
@@ -88,12 +92,23 @@ struct MergedJob {
   std::set<std::string> uncataloged;
   std::vector<MergedFinding> findings; // leaks, resources, errors; each
                                        // category largest first
+  /// The baseline it was compared with (null: none), and how.
+  const Baseline *baseline = nullptr;
+  BaselineTally tally;
+  /// Whether it lists a finding that counts for the exit status: a new one.
+  bool anyNew() const;
 };
 
 MergedJob mergeReports(const std::vector<MergeInput> &inputs);
+/// Marks each finding of `job` that `baseline` knows: the formatters then
+/// list those apart, after the new ones, with the baseline's summary, and
+/// the JSON, SARIF and JUnit reports say each finding's state.
+/// `baseline` must outlive `job`.
+void compareWithBaseline(MergedJob &job, const Baseline &baseline);
 
-/// The text report: findings with their per-rank shares, then the
-/// processes that did not report.
+/// The text report: findings with their per-rank shares (the new ones; then
+/// the known ones, with the baseline's summary), then the processes that
+/// did not report.
 std::string formatMergedText(const MergedJob &job);
 /// The JSON report of the job (format in runtime/README.md).
 std::string formatMergedJson(const MergedJob &job);

@@ -22,7 +22,8 @@ const char kHelp[] =
     "Usage: msledger report [--exitcode=N] [--suppressions=FILE] "
     "[--sarif=FILE]\n"
     "                       [--project-root=DIR] [--print-limit=N] "
-    "[--junit=FILE] JOURNAL\n"
+    "[--junit=FILE]\n"
+    "                       [--baseline=FILE] JOURNAL\n"
     "The leak report rebuilt from a journal (--journal=FILE), also of a "
     "process\n"
     "that was killed. --suppressions leaves out the leaks a leak: line "
@@ -33,7 +34,9 @@ const char kHelp[] =
     "in full\n"
     "(the summaries count them all); --junit also writes them as a JUnit XML "
     "report.\n"
-    "Exits N (default 23) when it lists "
+    "--baseline lists the leaks an earlier run's report, SARIF log or "
+    "baseline has\n"
+    "as known, after the new ones. Exits N (default 23) when it lists new "
     "leaks,\n"
     "0 when it lists none, 1 when the journal cannot be read.\n";
 
@@ -73,6 +76,7 @@ int reportCommand(int argc, char **argv) {
   request.sarif = !findings.sarifPath.empty();
   request.junit = !junitPath.empty();
   request.projectRoot = absoluteDirectory(findings.projectRoot);
+  request.baseline = findings.givenBaseline();
   JournalContents contents;
   JournalReportResult result;
   if (!readJournalFile(path, &contents, &error) ||

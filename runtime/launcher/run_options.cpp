@@ -146,12 +146,19 @@ void readFlag(const std::string &arg, LaunchOptions &out) {
   else
     badUsage(name + " needs a value: " + name + "=" + flag->value);
   std::string option = flag->option;
+  // A run compares with one baseline: two given would silently be one.
+  if (option == "baseline" &&
+      std::find(out.given.begin(), out.given.end(), option) != out.given.end())
+    badUsage("--baseline is given twice: make one baseline of several reports "
+             "with msledger baseline -o FILE REPORT...");
   // The ledger's own parser, the message naming the flag.
   out.set(option, value, name);
   if (!flag->isBool && value.empty())
     badUsage(name + " needs a value: " + name + "=" + flag->value);
   if (option == "suppressions") // checked now, and named absolutely
     out.set(option, loadSuppressions(value, nullptr), name);
+  if (option == "baseline") // likewise
+    out.set(option, loadBaseline(value, nullptr), name);
   // Levels are settled once every flag is read, both at once.
   out.deviceGiven = out.deviceGiven || option == "check_device_heap";
   out.cannGiven = out.cannGiven || option == "check_cann_heap";

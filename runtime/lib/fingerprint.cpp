@@ -36,6 +36,18 @@ std::string findingFingerprint(const char *rule, Level level,
   return out;
 }
 
+std::string leakFingerprint(const SiteTable &sites, Level level,
+                            const Record &record) {
+  return findingFingerprint(leakRule(record.api), level, sites, record.site,
+                            calledName(record.api, sites.site(record.site)));
+}
+
+std::string errorFingerprint(const SiteTable &sites, const ErrorEvent &error) {
+  return findingFingerprint(errorRule(error.kind), familyOf(error.api).level,
+                            sites, error.site,
+                            calledName(error.api, sites.site(error.site)));
+}
+
 const char *leakRule(unsigned api) {
   return familyOf(api).kind == Kind::Memory ? "memory-leak" : "resource-leak";
 }

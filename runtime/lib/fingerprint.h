@@ -31,6 +31,11 @@ namespace msledger {
 std::string findingFingerprint(const char *rule, Level level,
                                const SiteTable &sites, uint32_t site,
                                const std::string &api);
+/// The fingerprint of the leak `record` at `level`.
+std::string leakFingerprint(const SiteTable &sites, Level level,
+                            const Record &record);
+/// The fingerprint of the bad release or access `error`.
+std::string errorFingerprint(const SiteTable &sites, const ErrorEvent &error);
 /// The rule of a leak of what `api` acquired: "memory-leak" or
 /// "resource-leak".
 const char *leakRule(unsigned api);

@@ -51,7 +51,8 @@ struct JobProcess {
   int rank = -1;
   std::string program;
   bool exited = false;   // it reached its report at exit
-  uint64_t findings = 0; // leaks and errors not suppressed
+  uint64_t findings = 0; // leaks and errors not suppressed, not known
+                         // from a baseline
   uint64_t leakedBytes = 0;
   bool complete = true; // its reports were written (false: one failed)
 };

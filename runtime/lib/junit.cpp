@@ -1,6 +1,7 @@
 //===- junit.cpp - Findings as JUnit test results -------------------------===//
 #include "junit.h"
 
+#include "baseline.h"
 #include "catalog_table.h"
 #include "escape.h"
 #include "fingerprint.h"
@@ -145,6 +146,12 @@ std::string formatJunit(const ReportInput &input,
       c.text = formatLeaks(input.sites, static_cast<Level>(level), c.leaks,
                            false, true, false, nullptr);
     }
+    if (input.baseline) {
+      const auto &[level, rule, site, api] = entry.first;
+      c.known = input.baseline->contains(findingFingerprint(
+          rule.c_str(), static_cast<Level>(level), input.sites, site,
+          calledName(api, input.sites.site(site))));
+    }
     ordered.push_back(&c);
   }
   std::sort(ordered.begin(), ordered.end(), [](const Case *a, const Case *b) {
@@ -162,21 +169,31 @@ std::string formatJunit(const ReportInput &input,
 std::string junitDocument(const std::string &suite,
                           const std::vector<JunitCase> &cases) {
   size_t tests = cases.empty() ? 1 : cases.size();
+  size_t skipped = static_cast<size_t>(std::count_if(
+      cases.begin(), cases.end(), [](const JunitCase &c) { return c.known; }));
   std::string counts = "tests=\"" + std::to_string(tests) + "\" failures=\"" +
-                       std::to_string(cases.size()) + "\" errors=\"0\"";
+                       std::to_string(cases.size() - skipped) +
+                       "\" errors=\"0\"";
   std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                     "<testsuites name=\"msledger\" " +
                     counts + ">\n  <testsuite name=\"" +
                     xmlEscape(printable(suite)) + "\" " + counts +
-                    " skipped=\"0\">\n";
+                    " skipped=\"" + std::to_string(skipped) + "\">\n";
   if (cases.empty())
     out += "    <testcase name=\"no findings\" classname=\"msledger\"/>\n";
   for (const JunitCase &c : cases) {
     out += "    <testcase name=\"" + xmlEscape(printable(c.name)) +
-           "\" classname=\"" + xmlEscape(printable(c.className)) +
-           "\">\n      <failure message=\"" + xmlEscape(printable(c.message)) +
-           "\" type=\"" + xmlEscape(printable(c.rule)) + "\">" +
-           xmlEscape(printableLines(c.text)) + "</failure>\n    </testcase>\n";
+           "\" classname=\"" + xmlEscape(printable(c.className)) + "\">\n";
+    if (c.known)
+      out +=
+          "      <skipped message=\"" +
+          xmlEscape(printable("known finding, in the baseline: " + c.message)) +
+          "\" type=\"" + xmlEscape(printable(c.rule)) + "\"/>\n";
+    else
+      out += "      <failure message=\"" + xmlEscape(printable(c.message)) +
+             "\" type=\"" + xmlEscape(printable(c.rule)) + "\">" +
+             xmlEscape(printableLines(c.text)) + "</failure>\n";
+    out += "    </testcase>\n";
   }
   out += "  </testsuite>\n</testsuites>\n";
   return out;

@@ -16,6 +16,10 @@
 //     those findings;
 //   * or, with none, one passing case, "no findings".
 //
+// With a baseline (ReportInput::baseline, baseline.h), a known finding's
+// case is skipped (<skipped>, its message saying so) rather than failed,
+// as it does not count for the exit status; gone findings have no case.
+//
 // Suppressed findings are none. Like the JSON and SARIF reports, it is
 // never limited by print_limit. Every string is escaped for XML and comes
 // from printable() (escape.h): the document is valid whatever the file
@@ -43,10 +47,12 @@ struct JunitCase {
   std::string rule;      // the failure's type
   std::string message;   // what and how many
   std::string text;      // the text report's blocks
+  bool known = false;    // in the baseline: skipped, not failed
 };
 /// The document of one <testsuite> named `suite` holding `cases` in order
-/// (with none, one passing case, "no findings"); every string is made
-/// printable() and escaped here. `msledger merge --junit` writes a job's.
+/// (with none, one passing case, "no findings"), a known one skipped; every
+/// string is made printable() and escaped here. `msledger merge --junit` writes
+/// a job's.
 std::string junitDocument(const std::string &suite,
                           const std::vector<JunitCase> &cases);
 

@@ -51,9 +51,10 @@ Ledger &detail::makeProcessLedger() {
     Options options = optionsFromEnvironment();
     auto *reporter = new Reporter(options);
     std::string error;
-    if (!reporter->loadSuppressions(&error)) {
-      // As LeakSanitizer: a suppression file that cannot be read whole is
-      // fatal, never half applied.
+    if (!reporter->loadSuppressions(&error) ||
+        !reporter->loadBaseline(&error)) {
+      // As LeakSanitizer: a suppression file (or a baseline) that cannot be
+      // read whole is fatal, never half applied.
       fprintf(stderr, "msledger: %s\n", error.c_str());
       _exit(1);
     }

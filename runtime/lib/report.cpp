@@ -142,6 +142,23 @@ std::vector<Group> groupBySite(const std::vector<Record> &records) {
   return ordered;
 }
 
+/// "32768 byte(s) in 1 allocation(s) on GM", or "2 stream(s)", for a group.
+void appendGroupAmount(std::string &out, const Group &g) {
+  const FamilyInfo &family = familyOf(g.api);
+  if (family.kind == Kind::Memory) {
+    appendNumber(out, g.bytes);
+    out += " byte(s) in ";
+    appendNumber(out, g.count);
+    out += " allocation(s) on ";
+    out += spaceName(static_cast<Space>(g.space));
+  } else {
+    appendNumber(out, g.count);
+    out += ' ';
+    out += family.display;
+    out += "(s)";
+  }
+}
+
 /// "aclrtMalloc in main.cpp:55 (first serialNo:6)", for a group.
 void appendGroupCall(std::string &out, const SiteTable &sites, const Group &g) {
   out += calledName(g.api, sites.site(g.site));
@@ -421,19 +438,11 @@ std::string formatLive(const ReportInput &input, Level level,
   for (const Group &g : groupBySite(records)) {
     const FamilyInfo &family = familyOf(g.api);
     out += "======    ";
+    appendGroupAmount(out, g);
     if (family.kind == Kind::Memory) {
-      appendNumber(out, g.bytes);
-      out += " byte(s) in ";
-      appendNumber(out, g.count);
-      out += " allocation(s) on ";
-      out += spaceName(static_cast<Space>(g.space));
       bytes += g.bytes;
       allocations += g.count;
     } else {
-      appendNumber(out, g.count);
-      out += ' ';
-      out += family.display;
-      out += "(s)";
       resources += g.count;
     }
     out += " by ";
@@ -677,6 +686,113 @@ std::string formatError(const SiteTable &sites, const ErrorEvent &error,
   return out;
 }
 
+void separateKnown(const SiteTable &sites, const Baseline &baseline,
+                   std::vector<Record> (&live)[2],
+                   const std::vector<ErrorEvent> &errors, KnownFindings *known,
+                   bool goneKnown) {
+  for (Level level : {Level::Device, Level::Cann}) {
+    std::vector<Record> &records = live[static_cast<int>(level)];
+    std::vector<Record> kept;
+    for (const Record &r : records)
+      (known->tally.count(baseline, leakFingerprint(sites, level, r))
+           ? known->live[static_cast<int>(level)]
+           : kept)
+          .push_back(r);
+    records = std::move(kept);
+  }
+  for (const ErrorEvent &e : errors)
+    if (known->tally.count(baseline, errorFingerprint(sites, e)))
+      known->errors.push_back(e);
+  known->tally.finish(baseline, goneKnown);
+}
+
+std::string knownHeading(const Baseline &baseline) {
+  return std::string(kPrefix) + "KNOWN: findings in the baseline " +
+         printable(baseline.name()) + ", not counted for the exit status\n\n";
+}
+
+std::string formatKnown(const SiteTable &sites, const Baseline &baseline,
+                        const KnownFindings &known) {
+  std::string out;
+  // The errors of one kind at one site, in the order the first happened.
+  std::vector<std::pair<const ErrorEvent *, uint64_t>> errors;
+  std::map<std::tuple<int, uint32_t, unsigned>, size_t> errorIndex;
+  for (const ErrorEvent &e : known.errors) {
+    auto key = std::make_tuple(static_cast<int>(e.kind), e.site, e.api);
+    auto [found, added] = errorIndex.emplace(key, errors.size());
+    if (added)
+      errors.emplace_back(&e, 0);
+    ++errors[found->second].second;
+  }
+  for (const auto &[e, count] : errors) {
+    std::string what =
+        isAccessError(e->kind) ? accessProblem(*e) : errorTitle(*e, &sites);
+    const char *called = calledName(e->api, sites.site(e->site));
+    if (what.find(called) == std::string::npos)
+      what += std::string(" by ") + called;
+    out += "======    " + what + " in ";
+    appendLocation(out, sites.site(e->site));
+    out += ", ";
+    appendNumber(out, count);
+    out += " time(s) [";
+    out += levelTitle(familyOf(e->api).level);
+    out += "]\n";
+    appendCallerLines(out, sites, e->site);
+  }
+  for (Level level : {Level::Device, Level::Cann})
+    for (const Group &g : groupBySite(known.live[static_cast<int>(level)])) {
+      out += familyOf(g.api).kind == Kind::Memory ? "======    memory leak: "
+                                                  : "======    resource leak: ";
+      appendGroupAmount(out, g);
+      out += " by ";
+      appendGroupCall(out, sites, g);
+      out += " [";
+      out += levelTitle(level);
+      out += "]\n";
+      appendCallerLines(out, sites, g.site);
+    }
+  if (!out.empty())
+    out = "\n" + knownHeading(baseline) + out;
+  return out + "\n" + formatBaselineSummary(baseline, known.tally);
+}
+
+std::string formatBaselineSummary(const Baseline &baseline,
+                                  const BaselineTally &tally) {
+  std::string out;
+  if (!tally.gone.empty()) {
+    out += std::string(kPrefix) + "GONE: findings in the baseline " +
+           printable(baseline.name()) +
+           " that this run did not report (fixed? then make the baseline "
+           "again)\n\n";
+    for (const BaselineFinding *gone : tally.gone) {
+      out += "======    " + printable(gone->rule) + " by " +
+             printable(gone->api) + " in ";
+      out += gone->file.empty()
+                 ? "<unknown>:0"
+                 : printable(gone->file) + ":" + std::to_string(gone->line);
+      if (!gone->function.empty())
+        out += " (" + printable(gone->function) + ")";
+      std::optional<Level> level = levelNamed(gone->level);
+      out += std::string(" [") + (level ? levelTitle(*level) : "?") + "]\n";
+    }
+    out += '\n';
+  }
+  out += std::string(kPrefix) + "SUMMARY: against the baseline " +
+         printable(baseline.name()) + ": ";
+  appendNumber(out, tally.fresh.size());
+  out += " new finding(s), ";
+  appendNumber(out, tally.known.size());
+  out += " known, ";
+  if (tally.goneKnown) {
+    appendNumber(out, tally.gone.size());
+    out += " gone\n";
+  } else {
+    out += "gone ones not known to one process of a job (msledger merge "
+           "--baseline tells)\n";
+  }
+  return out;
+}
+
 namespace {
 
 json::object siteFields(const msledger_site *site) {
@@ -869,9 +985,7 @@ void addLiveJson(json::object &root, json::object &summary,
         [](const Record &a, const Record &b) { return a.serial < b.serial; });
     for (const Record &r : sorted) {
       json::object leak = recordJson(input, level, r);
-      leak["fingerprint"] =
-          findingFingerprint(leakRule(r.api), level, input.sites, r.site,
-                             calledName(r.api, input.sites.site(r.site)));
+      leak["fingerprint"] = leakFingerprint(input.sites, level, r);
       if (familyOf(r.api).kind == Kind::Memory) {
         leaks.push_back(std::move(leak));
         bytes += r.size;
@@ -896,9 +1010,7 @@ json::object errorJson(const ReportInput &input, const ErrorEvent &e) {
   json::object out = eventJson(input, e.api, e.serial, e.site, e.thread);
   out["kind"] = errorKindName(e.kind);
   out["level"] = levelName(family.level);
-  out["fingerprint"] =
-      findingFingerprint(errorRule(e.kind), family.level, input.sites, e.site,
-                         calledName(e.api, input.sites.site(e.site)));
+  out["fingerprint"] = errorFingerprint(input.sites, e);
   out["family"] = family.name;
   out["handle"] = handleText(family, e.handle);
   out["space"] =
@@ -965,6 +1077,9 @@ std::string formatJson(const ReportInput &input,
   root["errors"] = std::move(errorList);
   root["implicit_releases"] = std::move(implicit);
   root["summary"] = std::move(summary);
+  // The start's report lists nothing yet: it says nothing of the baseline.
+  if (input.baseline && final)
+    markBaseline(*input.baseline, root, input.baselineGoneKnown);
   return writeJson(root);
 }
 

@@ -23,6 +23,7 @@
 #ifndef MSLEDGER_RUNTIME_REPORT_H
 #define MSLEDGER_RUNTIME_REPORT_H
 
+#include "baseline.h"
 #include "catalog_table.h"
 #include "events.h"
 
@@ -52,6 +53,12 @@ struct ReportInput {
   std::function<uint64_t(uint64_t serial)> timeOfSerialNs;
   std::vector<ImplicitReleaseEvent> implicit[2]; // by Level, in order
   std::vector<Annotation> annotations;           // in the order started
+  /// The findings of an earlier run (--baseline), or null: then the JSON
+  /// and SARIF reports say each finding's state, and list the gone ones.
+  const Baseline *baseline = nullptr;
+  /// Whether the reports list the baseline's findings the run did not
+  /// report (false in one process of a job: BaselineTally::goneKnown).
+  bool baselineGoneKnown = true;
 };
 
 /// What starts a line of a call chain in every report.
@@ -123,6 +130,35 @@ formatLeakSections(const SiteTable &sites, const LeakSections &what,
                    LeakTotals *totals);
 std::string formatError(const SiteTable &sites, const ErrorEvent &error,
                         bool titled);
+
+/// A run's findings that a baseline knows, set apart from the new ones.
+struct KnownFindings {
+  std::vector<Record> live[2];    // by Level: the known leaks
+  std::vector<ErrorEvent> errors; // the known errors, in order
+  BaselineTally tally;            // every finding of the run, counted
+};
+/// Moves the records of `live` whose fingerprints `baseline` has into
+/// known->live, copies the known `errors` into known->errors, and counts
+/// every finding in known->tally (finished: its gone ones filled in, if
+/// `goneKnown`).
+void separateKnown(const SiteTable &sites, const Baseline &baseline,
+                   std::vector<Record> (&live)[2],
+                   const std::vector<ErrorEvent> &errors, KnownFindings *known,
+                   bool goneKnown = true);
+/// The known section of a text report, after the new findings: one line
+/// per finding site and kind, with its call chain (no section if none is
+/// known); then formatBaselineSummary. It starts with a blank line.
+std::string formatKnown(const SiteTable &sites, const Baseline &baseline,
+                        const KnownFindings &known);
+/// The gone findings, one line each, and the line counting new, known and
+/// gone findings (by site and kind): "====== SUMMARY: against the baseline
+/// base.json: 1 new finding(s), 2 known, 0 gone" (when the tally does not
+/// know what is gone, it says so instead of a count).
+std::string formatBaselineSummary(const Baseline &baseline,
+                                  const BaselineTally &tally);
+/// The known section's heading, "====== KNOWN: ..." and a blank line
+/// (`msledger merge` writes its own blocks after it).
+std::string knownHeading(const Baseline &baseline);
 /// What an error is, as its report's heading says: "double free",
 /// "mismatched free: aclrtFreeHost on device memory allocated by aclrtMalloc".
 /// With `sites`, an operator rule's call is named as called (calledName).

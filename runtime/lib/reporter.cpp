@@ -2,11 +2,13 @@
 #include "reporter.h"
 
 #include "escape.h"
+#include "fingerprint.h"
 #include "job.h"
 #include "json_io.h"
 #include "junit.h"
 #include "sarif.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -24,6 +26,28 @@ Reporter::Reporter(const Options &options)
 bool Reporter::loadSuppressions(std::string *error) {
   return Opts.suppressions.empty() ||
          Suppressions_.load(Opts.suppressions, error);
+}
+
+bool Reporter::loadBaseline(std::string *error) {
+  Baseline loaded;
+  if (Opts.baseline.empty() || !loaded.load(Opts.baseline, error))
+    return Opts.baseline.empty();
+  // Compared with what this run can report: a finding of a level it does
+  // not check, or of a check that is off, is neither known nor gone.
+  Baseline_ = loaded.only([this](const BaselineFinding &finding) {
+    std::optional<Level> level = levelNamed(finding.level);
+    if (!level || !(*level == Level::Device ? Opts.check_device_heap
+                                            : Opts.check_cann_heap))
+      return false;
+    if (isLeakRule(finding.rule))
+      return Opts.leak_check &&
+             (Opts.report_resources || finding.rule == "memory-leak");
+    for (ErrorKind kind : kErrorKinds)
+      if (finding.rule == errorRule(kind))
+        return Opts.check_access || !isAccessError(kind);
+    return false;
+  });
+  return true;
 }
 
 void Reporter::start() { announceStart(); }
@@ -55,6 +79,12 @@ bool Reporter::error(const ErrorEvent &error) {
             Ledger_->siteTable(), error.site, error.api, bytes))
       return false;
   }
+  // Known from the baseline: kept for the reports at exit, listed there
+  // among the known findings, and not counted for the exit status.
+  if (Baseline_.given() &&
+      Baseline_.contains(errorFingerprint(Ledger_->siteTable(), error)))
+    return true;
+  NewErrors.fetch_add(1, std::memory_order_relaxed);
   {
     // Found and counted either way; printed while the limit lets it.
     std::lock_guard<std::mutex> lock(BudgetMutex);
@@ -122,6 +152,8 @@ ReportInput Reporter::reportInput() const {
   for (Level level : {Level::Device, Level::Cann})
     input.implicit[static_cast<int>(level)] = Ledger_->implicitReleases(level);
   input.annotations = Ledger_->annotations().list();
+  input.baseline = Baseline_.given() ? &Baseline_ : nullptr;
+  input.baselineGoneKnown = BaselineGoneKnown;
   return input;
 }
 
@@ -201,15 +233,39 @@ void Reporter::finish() {
   Ledger_->journal().exited();
   std::vector<Record> live[2] = {Ledger_->liveRecords(Level::Device),
                                  Ledger_->liveRecords(Level::Cann)};
+  std::vector<ErrorEvent> errors = Ledger_->errors();
   bool leaked = false;
   LeakTotals totals;
-  if (Opts.leak_check) {
+  // The leaks every report lists: what is live, less what suppressions
+  // take, and less the resources when they are not reported; none without
+  // leak_check.
+  for (std::vector<Record> &records : live) {
+    if (!Opts.leak_check)
+      records.clear();
+    if (!Opts.report_resources)
+      records.erase(std::remove_if(records.begin(), records.end(),
+                                   [](const Record &r) {
+                                     return familyOf(r.api).kind !=
+                                            Kind::Memory;
+                                   }),
+                    records.end());
+  }
+  {
     // Never both locks at once: forkPrepare takes the log's first.
-    {
-      std::lock_guard<std::mutex> lock(SuppressionMutex);
-      for (std::vector<Record> &records : live)
-        Suppressions_.filterLeaks(Ledger_->siteTable(), records);
-    }
+    std::lock_guard<std::mutex> lock(SuppressionMutex);
+    for (std::vector<Record> &records : live)
+      Suppressions_.filterLeaks(Ledger_->siteTable(), records);
+  }
+  // What the reports list: every finding, known ones too.
+  std::vector<Record> listed[2] = {live[0], live[1]};
+  KnownFindings known;
+  // One process of a job of several cannot tell what is gone: its baseline
+  // holds the other processes' findings too (msledger merge can).
+  BaselineGoneKnown = soleProcess();
+  if (Baseline_.given())
+    separateKnown(Ledger_->siteTable(), Baseline_, live, errors, &known,
+                  BaselineGoneKnown);
+  if (Opts.leak_check) {
     std::string out = leakReport(live, &totals);
     leaked = totals.allocations || totals.resources;
     if (!out.empty())
@@ -217,6 +273,10 @@ void Reporter::finish() {
     else if (Opts.log_level == LogLevel::Info)
       write("[msledger] pid " + std::to_string(getpid()) + ": no leaks\n");
   }
+  // (A process of a job that made no finding -- mpirun, a shell -- says
+  // nothing of the baseline.)
+  if (Baseline_.given() && (BaselineGoneKnown || !known.tally.seen.empty()))
+    write(formatKnown(Ledger_->siteTable(), Baseline_, known));
   std::string omitted;
   {
     std::lock_guard<std::mutex> lock(BudgetMutex);
@@ -237,9 +297,8 @@ void Reporter::finish() {
   if (!Opts.json_path.empty()) {
     std::string path = expandPath(Opts.json_path, getpid(), processRank());
     warnIfAnothers(path, "JSON report");
-    if (!writeOutputFile(
-            path, formatJson(reportInput(), live, Ledger_->errors(), true),
-            /*durable=*/true)) {
+    if (!writeOutputFile(path, formatJson(reportInput(), listed, errors, true),
+                         /*durable=*/true)) {
       written = false;
       write("msledger: cannot write the JSON report " + printable(path) + ": " +
             strerror(errno) + "\n");
@@ -252,8 +311,7 @@ void Reporter::finish() {
   if (!Opts.sarif_path.empty()) {
     std::string path = expandPath(Opts.sarif_path, getpid(), processRank());
     if (!writeOutputFile(
-            path,
-            formatSarif(reportInput(), live, Ledger_->errors(), ProjectRoot),
+            path, formatSarif(reportInput(), listed, errors, ProjectRoot),
             /*durable=*/true)) {
       written = false;
       write("msledger: cannot write the SARIF log " + printable(path) + ": " +
@@ -262,18 +320,19 @@ void Reporter::finish() {
   }
   if (!Opts.junit_path.empty()) {
     std::string path = expandPath(Opts.junit_path, getpid(), processRank());
-    if (!writeOutputFile(path,
-                         formatJunit(reportInput(), live, Ledger_->errors()),
+    if (!writeOutputFile(path, formatJunit(reportInput(), listed, errors),
                          /*durable=*/true)) {
       written = false;
       write("msledger: cannot write the JUnit report " + printable(path) +
             ": " + strerror(errno) + "\n");
     }
   }
-  writeJobStatus(true,
-                 totals.allocations + totals.resources + Ledger_->errorCount(),
+  // The errors the baseline does not know: the new ones.
+  uint64_t newErrors =
+      Baseline_.given() ? NewErrors.load() : Ledger_->errorCount();
+  writeJobStatus(true, totals.allocations + totals.resources + newErrors,
                  totals.bytes, written);
-  if ((leaked || Ledger_->errorCount() > 0 || !written) && Opts.exitcode != 0)
+  if ((leaked || newErrors > 0 || !written) && Opts.exitcode != 0)
     exitWithStatus(Opts.exitcode);
 }
 
@@ -333,6 +392,14 @@ void Reporter::writeJobStatus(bool exited, uint64_t findings,
   process.complete = complete;
   writeOutputFile(jobStatusPath(Opts.job_dir, process.pid),
                   formatJobStatus(process), /*durable=*/false);
+}
+
+bool Reporter::soleProcess() const {
+  if (processRank() >= 0 || ForkParentPid != 0)
+    return false;
+  // Under the launcher: the processes of the job that have started so far
+  // (at the main process's exit, all of them).
+  return Opts.job_dir.empty() || readJobDirectory(Opts.job_dir).size() <= 1;
 }
 
 std::string Reporter::processLabel() const {

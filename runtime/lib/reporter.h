@@ -6,7 +6,8 @@
 //
 //   * errors as they happen (error()): matched against the suppressions
 //     (suppressions.h; a suppressed one is neither written nor kept), else
-//     written to the log;
+//     written to the log -- unless the baseline (baseline.h) knows it: then
+//     it is kept, and listed at exit among the known findings;
 //   * the lines of what the ledger could not do (note()) and warnings
 //     ("====== WARNING: ...", warn()) go to the log;
 //   * start(): when the process starts (and a forked child at its first
@@ -17,10 +18,12 @@
 //     report signal); writeSnapshot(): a snapshot file in snapshot_dir (the
 //     monitor, every snapshot_interval);
 //   * finish() runs once at exit, after the application's static
-//     destructors: the leak report (less what leak: suppressions match),
-//     the suppressions used and unused, the JSON report and SARIF log, the
-//     job status, and the exit status (exitcode) when there are findings or
-//     a report could not be written;
+//     destructors: the leak report (less what leak: suppressions match and
+//     what the baseline knows), the known findings and the baseline's
+//     summary, the suppressions used and unused, the JSON report, SARIF log
+//     and JUnit report (every finding, each with its baseline state), the
+//     job status, and the exit status (exitcode) when there are new
+//     findings or a report could not be written;
 //   * the log is stderr or log_path (expanded per process, appended to),
 //     each report preceded by the process's label when it is one of a
 //     job's ("====== msledger: pid N, rank R, PROGRAM").
@@ -52,6 +55,8 @@ public:
   void attach(Ledger &ledger) { Ledger_ = &ledger; }
   /// Reads the suppressions option's file; false with *error set.
   bool loadSuppressions(std::string *error);
+  /// Reads the baseline option's file; false with *error set.
+  bool loadBaseline(std::string *error);
   /// The process's start: its status and the JSON report's start.
   void start();
   /// At log_level info, the levels it checks.
@@ -89,6 +94,10 @@ private:
   /// "====== msledger: pid N, rank R, PROGRAM" before each report of a
   /// process that is one of a job's; empty otherwise.
   std::string processLabel() const;
+  /// Whether this process is its job's only one (as far as it knows):
+  /// no rank, not forked from a tracked process, the job directory holding
+  /// its status alone.
+  bool soleProcess() const;
   std::string leakReport(std::vector<Record> (&live)[2], LeakTotals *totals);
 
   const Options Opts;
@@ -98,6 +107,14 @@ private:
   // process runs (bad releases), at exit for leaks.
   std::mutex SuppressionMutex;
   Suppressions Suppressions_;
+  // The baseline option's findings: read-only once loaded.
+  Baseline Baseline_;
+  // Errors neither suppressed nor known: what the exit status counts with a
+  // baseline (counted as the ledger keeps them, so none is missed at exit).
+  std::atomic<uint64_t> NewErrors{0};
+  // Whether this process's reports say what is gone (soleProcess()), set at
+  // exit.
+  bool BaselineGoneKnown = true;
   std::string ProjectRoot; // absolute: project_root, or the start's directory
   std::atomic<uint64_t> SnapshotSequence{0};
   std::atomic<bool> SnapshotFailed{false}; // said once

@@ -1,6 +1,7 @@
 //===- sarif.cpp - Findings as a SARIF 2.1.0 log --------------------------===//
 #include "sarif.h"
 
+#include "baseline.h"
 #include "fingerprint.h"
 #include "json_io.h"
 
@@ -8,6 +9,7 @@
 
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <tuple>
 
 namespace json = boost::json;
@@ -269,6 +271,60 @@ void addErrors(json::array &results, const ReportInput &input,
   }
 }
 
+/// The rule whose id is `id`, if there is one.
+std::optional<unsigned> ruleNamed(const std::string &id) {
+  for (unsigned i = 0; i < sizeof kRules / sizeof kRules[0]; ++i)
+    if (id == kRules[i].id)
+      return i;
+  return std::nullopt;
+}
+
+/// Each result's baselineState against `baseline`, and (if `goneKnown`) a
+/// result for each of its findings the run did not report: "absent", of kind
+/// "pass" (level "none": not a problem of this run, for a viewer that ignores
+/// baselineState), where the baseline saw it.
+void addBaselineStates(json::array &results, const Baseline &baseline,
+                       bool goneKnown, const std::string &root) {
+  BaselineTally tally;
+  for (json::value &entry : results) {
+    json::object &result = entry.as_object();
+    std::string print(result.at("partialFingerprints")
+                          .as_object()
+                          .at("msledgerFinding/v1")
+                          .as_string());
+    result["baselineState"] = baselineStateName(tally.count(baseline, print)
+                                                    ? BaselineState::Unchanged
+                                                    : BaselineState::New);
+  }
+  tally.finish(baseline, goneKnown);
+  for (const BaselineFinding *gone : tally.gone) {
+    std::optional<unsigned> rule = ruleNamed(gone->rule);
+    if (!rule)
+      continue; // readFingerprint() lets in only these rules
+    json::object result{
+        {"ruleId", kRules[*rule].id},
+        {"ruleIndex", static_cast<int>(*rule)},
+        {"kind", "pass"},
+        {"level", "none"},
+        {"message",
+         text("No longer found: " + gone->rule + " by " + gone->api + " [" +
+              gone->level + "], in the baseline " + baseline.name() + ".")},
+        {"partialFingerprints",
+         json::object{{"msledgerFinding/v1", gone->fingerprint}}},
+        {"baselineState", baselineStateName(BaselineState::Absent)}};
+    msledger_site site{};
+    site.file = gone->file.empty() ? nullptr : gone->file.c_str();
+    site.line = gone->line;
+    site.function = gone->function.empty() ? nullptr : gone->function.c_str();
+    json::value location = locationJson(&site, "", root);
+    if (!location.is_null())
+      result["locations"] = json::array{std::move(location)};
+    result["properties"] =
+        json::object{{"level", gone->level}, {"api", gone->api}};
+    results.push_back(std::move(result));
+  }
+}
+
 } // namespace
 
 std::string fileUri(const std::string &path, bool directory) {
@@ -297,6 +353,9 @@ std::string formatSarif(const ReportInput &input,
   addErrors(results, input, errors, projectRoot);
   for (Level level : {Level::Device, Level::Cann})
     addLeaks(results, input, level, live[static_cast<int>(level)], projectRoot);
+  if (input.baseline)
+    addBaselineStates(results, *input.baseline, input.baselineGoneKnown,
+                      projectRoot);
   json::object driver{{"name", "msledger"},
                       {"fullName", "msledger leak checker for CANN / ACL"},
                       {"version", MSLEDGER_VERSION},

@@ -22,7 +22,12 @@
 //     rewritten has no location;
 //   * partialFingerprints ("msledgerFinding/v1") is findingFingerprint()
 //     (fingerprint.h): the same on every CI run until the code changes, and
-//     the same as the JSON report's.
+//     the same as the JSON report's;
+//   * with a baseline (ReportInput::baseline, baseline.h), each result's
+//     baselineState is "new" or "unchanged", and each baseline finding the
+//     run did not report is a result of its own, "absent", of kind "pass"
+//     and level "none" (for viewers that ignore baselineState: not a
+//     problem of this run), located where the baseline saw it.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MSLEDGER_RUNTIME_SARIF_H

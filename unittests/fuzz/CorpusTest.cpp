@@ -50,3 +50,4 @@ TEST(FuzzCorpus, JobStatus) { replay("jobstatus", msledger::fuzzJobStatus); }
 TEST(FuzzCorpus, Suppressions) {
   replay("suppressions", msledger::fuzzSuppressions);
 }
+TEST(FuzzCorpus, Baselines) { replay("baseline", msledger::fuzzBaseline); }

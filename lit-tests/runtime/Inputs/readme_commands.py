@@ -20,7 +20,7 @@ Placeholders become the inputs the test made, under WORKDIR/inputs:
   msledger-snapshots.PID          a msledger-snapshots.<pid> in WORKDIR
   --project-root=DIR              --project-root=.
   --exitcode=N                    --exitcode=23
-  --OPTION=FILE, OUT.html, ...    a new file under outputs/
+  --OPTION=FILE, -o FILE, OUT.html, ...   a new file under outputs/
 
 A synopsis's optional parts run both ways: once without any `[...]`, once
 with those that are options (`[--project-root=DIR]`, `[--]`). Any other
@@ -30,7 +30,9 @@ so that a README edit cannot slip a command past the test.
 A command naming only a subcommand (`msledger merge`, in a sentence) runs as
 `msledger merge --help`. Each must exit with the status its kind gives on
 these inputs: 23 for a run of a leaking application, `report` and `merge`
-(findings), 0 for `diff`, `growth`, `timeline` and --help; never 2, a
+(findings), 0 for `baseline`, `diff`, `growth`, `timeline` and --help, and
+0 for a run, `report` or `merge` given `--baseline=` (the READMEs make their
+baselines of the same application's findings: nothing is new); never 2, a
 command line msledger refuses. One line per command run:
 `ok STATUS FILE:LINE: COMMAND AS WRITTEN`.
 """
@@ -40,7 +42,7 @@ import re
 import subprocess
 import sys
 
-SUBCOMMANDS = {"report": 23, "merge": 23, "diff": 0, "growth": 0, "timeline": 0}
+SUBCOMMANDS = {"report": 23, "merge": 23, "baseline": 0, "diff": 0, "growth": 0, "timeline": 0}
 RUN_STATUS = 23  # every application the test lays out leaks
 COMMAND = re.compile(r"^(?:build/bin/)?msledger(?:\s|$)")
 
@@ -129,6 +131,7 @@ class Inputs:
             return "%s=%s" % (name, self.output("." + name.lstrip("-")))
 
         command = re.sub(r"(--[a-z][\w-]*)=([A-Z][A-Z_]*)(?![\w.])", option, command)
+        command = re.sub(r"(?<!\S)-o FILE(?![\w.])", lambda m: "-o " + self.output(".out"), command)
         if "msledger-snapshots.PID" in command:
             command = command.replace("msledger-snapshots.PID", "msledger-snapshots." + self.pid())
         operands = {
@@ -151,6 +154,8 @@ class Inputs:
 def expected(command):
     words = command.split()
     if "--help" in words or "-h" in words:
+        return 0
+    if any(word.startswith("--baseline=") for word in words):
         return 0
     return SUBCOMMANDS.get(words[1] if len(words) > 1 else "", RUN_STATUS)
 

@@ -7,6 +7,7 @@
     flow <uri>:<line> -> <uri>:<line> ...     (its code flow, if any)
     related <id> <uri>:<line> <message>       (each related location)
     fingerprint <value>
+    state <baselineState> <kind>              (with a baseline)
 """
 import json
 import sys
@@ -43,3 +44,6 @@ for run in log["runs"]:
                                           related["message"]["text"]))
         for value in result.get("partialFingerprints", {}).values():
             print("  fingerprint " + value)
+        if "baselineState" in result:
+            print("  state %s %s" % (result["baselineState"],
+                                     result.get("kind", "fail")))

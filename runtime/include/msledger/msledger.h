@@ -239,7 +239,9 @@ MSLEDGER_API uint64_t msledger_key_handle(const char *key);
  * ledger's log (stderr or log_path), without stopping the process. */
 MSLEDGER_API void msledger_report(void);
 
-/* Number of errors (illegal, double, mismatched releases) found so far. */
+/* Number of errors (illegal, double, mismatched releases) found so far, less
+ * the suppressed ones; those a baseline knows (--baseline) are counted: they
+ * were found, though they do not count for the exit status. */
 MSLEDGER_API uint64_t msledger_error_count(void);
 
 #ifdef __cplusplus
