@@ -153,7 +153,7 @@ ReportInput Reporter::reportInput() const {
     input.implicit[static_cast<int>(level)] = Ledger_->implicitReleases(level);
   input.annotations = Ledger_->annotations().list();
   input.baseline = Baseline_.given() ? &Baseline_ : nullptr;
-  input.baselineGoneKnown = BaselineGoneKnown;
+  input.baselineGoneKnown = BaselineGoneKnown.load();
   return input;
 }
 
@@ -261,10 +261,11 @@ void Reporter::finish() {
   KnownFindings known;
   // One process of a job of several cannot tell what is gone: its baseline
   // holds the other processes' findings too (msledger merge can).
-  BaselineGoneKnown = soleProcess();
+  bool goneKnown = soleProcess();
+  BaselineGoneKnown.store(goneKnown);
   if (Baseline_.given())
     separateKnown(Ledger_->siteTable(), Baseline_, live, errors, &known,
-                  BaselineGoneKnown);
+                  goneKnown);
   if (Opts.leak_check) {
     std::string out = leakReport(live, &totals);
     leaked = totals.allocations || totals.resources;
@@ -275,7 +276,7 @@ void Reporter::finish() {
   }
   // (A process of a job that made no finding -- mpirun, a shell -- says
   // nothing of the baseline.)
-  if (Baseline_.given() && (BaselineGoneKnown || !known.tally.seen.empty()))
+  if (Baseline_.given() && (goneKnown || !known.tally.seen.empty()))
     write(formatKnown(Ledger_->siteTable(), Baseline_, known));
   std::string omitted;
   {

@@ -113,8 +113,8 @@ private:
   // baseline (counted as the ledger keeps them, so none is missed at exit).
   std::atomic<uint64_t> NewErrors{0};
   // Whether this process's reports say what is gone (soleProcess()), set at
-  // exit.
-  bool BaselineGoneKnown = true;
+  // exit while the monitor may be reading reportInput().
+  std::atomic<bool> BaselineGoneKnown{true};
   std::string ProjectRoot; // absolute: project_root, or the start's directory
   std::atomic<uint64_t> SnapshotSequence{0};
   std::atomic<bool> SnapshotFailed{false}; // said once
