@@ -20,12 +20,7 @@ namespace {
 
 /// Whether `rule` names a kind of finding: a leak rule or an error kind's.
 bool knownRule(const std::string &rule) {
-  if (isLeakRule(rule))
-    return true;
-  for (ErrorKind kind : kErrorKinds)
-    if (rule == errorRule(kind))
-      return true;
-  return false;
+  return isLeakRule(rule) || errorKindOfRule(rule);
 }
 
 /// A digit as fingerprint.cpp writes serials: 0-9, a-f.
@@ -267,10 +262,10 @@ Baseline::only(const std::function<bool(const BaselineFinding &)> &keep) const {
 }
 
 std::vector<const BaselineFinding *>
-Baseline::absent(const std::set<std::string> &seen) const {
+Baseline::absent(const std::set<std::string> &found) const {
   std::vector<const BaselineFinding *> out;
   for (const auto &[print, finding] : Findings)
-    if (!seen.count(print))
+    if (!found.count(print))
       out.push_back(&finding);
   return out;
 }
@@ -343,7 +338,6 @@ bool BaselineTally::count(const Baseline &baseline,
   // As a report writes it, as the baseline holds it.
   std::string written =
       isValidUtf8(fingerprint) ? fingerprint : validUtf8(fingerprint);
-  seen.insert(written);
   bool isKnown = baseline.contains(written);
   (isKnown ? known : fresh).insert(written);
   return isKnown;
@@ -351,8 +345,8 @@ bool BaselineTally::count(const Baseline &baseline,
 
 void BaselineTally::finish(const Baseline &baseline, bool listGone) {
   goneKnown = listGone;
-  gone =
-      listGone ? baseline.absent(seen) : std::vector<const BaselineFinding *>{};
+  gone = listGone ? baseline.absent(known)
+                  : std::vector<const BaselineFinding *>{};
 }
 
 } // namespace msledger

@@ -109,10 +109,10 @@ public:
   /// leaks when leak_check is off, errors in a journal), lest they read as
   /// gone.
   Baseline only(const std::function<bool(const BaselineFinding &)> &keep) const;
-  /// Its findings that `seen` (a run's fingerprints) lacks: the gone ones,
-  /// in fingerprint order.
+  /// Its findings that `found` (the ones a run reported) lacks: the gone
+  /// ones, in fingerprint order.
   std::vector<const BaselineFinding *>
-  absent(const std::set<std::string> &seen) const;
+  absent(const std::set<std::string> &found) const;
 
 private:
   std::vector<std::string> Paths;
@@ -126,8 +126,7 @@ std::string formatBaselineFile(const Baseline &baseline);
 /// How a run's findings compare with a baseline, counted by fingerprint (a
 /// finding site and kind, as SARIF's results and JUnit's cases are).
 struct BaselineTally {
-  std::set<std::string> seen;                // every fingerprint of the run
-  std::set<std::string> fresh, known;        // new, unchanged
+  std::set<std::string> fresh, known;        // the run's: new, unchanged
   std::vector<const BaselineFinding *> gone; // absent: filled by finish()
   /// Whether `gone` says what is gone: false for one process of a job of
   /// several, whose baseline holds the other processes' findings too

@@ -63,4 +63,11 @@ const char *errorRule(ErrorKind kind) {
   return "";
 }
 
+std::optional<ErrorKind> errorKindOfRule(std::string_view rule) {
+  for (ErrorKind kind : kErrorKinds)
+    if (rule == errorRule(kind))
+      return kind;
+  return std::nullopt;
+}
+
 } // namespace msledger

@@ -22,7 +22,9 @@
 #include "catalog.h"
 #include "events.h"
 
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace msledger {
 
@@ -41,6 +43,8 @@ std::string errorFingerprint(const SiteTable &sites, const ErrorEvent &error);
 const char *leakRule(unsigned api);
 /// The rule of an error kind: "illegal-free", ... (error_kinds.def).
 const char *errorRule(ErrorKind kind);
+/// The error kind whose rule is `rule`, if one is.
+std::optional<ErrorKind> errorKindOfRule(std::string_view rule);
 
 } // namespace msledger
 

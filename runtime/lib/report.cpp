@@ -706,6 +706,29 @@ void separateKnown(const SiteTable &sites, const Baseline &baseline,
   known->tally.finish(baseline, goneKnown);
 }
 
+std::string errorSummary(const SiteTable &sites, const ErrorEvent &error) {
+  std::string what = isAccessError(error.kind) ? accessProblem(error)
+                                               : errorTitle(error, &sites);
+  const char *called = calledName(error.api, sites.site(error.site));
+  if (what.find(called) == std::string::npos)
+    what += std::string(" by ") + called;
+  return what;
+}
+
+std::vector<std::pair<const ErrorEvent *, uint64_t>>
+errorGroups(const std::vector<ErrorEvent> &errors) {
+  std::map<std::tuple<int, uint32_t, unsigned>, size_t> index;
+  std::vector<std::pair<const ErrorEvent *, uint64_t>> groups;
+  for (const ErrorEvent &e : errors) {
+    auto key = std::make_tuple(static_cast<int>(e.kind), e.site, e.api);
+    auto [found, added] = index.emplace(key, groups.size());
+    if (added)
+      groups.emplace_back(&e, 0);
+    ++groups[found->second].second;
+  }
+  return groups;
+}
+
 std::string knownHeading(const Baseline &baseline) {
   return std::string(kPrefix) + "KNOWN: findings in the baseline " +
          printable(baseline.name()) + ", not counted for the exit status\n\n";
@@ -714,23 +737,8 @@ std::string knownHeading(const Baseline &baseline) {
 std::string formatKnown(const SiteTable &sites, const Baseline &baseline,
                         const KnownFindings &known) {
   std::string out;
-  // The errors of one kind at one site, in the order the first happened.
-  std::vector<std::pair<const ErrorEvent *, uint64_t>> errors;
-  std::map<std::tuple<int, uint32_t, unsigned>, size_t> errorIndex;
-  for (const ErrorEvent &e : known.errors) {
-    auto key = std::make_tuple(static_cast<int>(e.kind), e.site, e.api);
-    auto [found, added] = errorIndex.emplace(key, errors.size());
-    if (added)
-      errors.emplace_back(&e, 0);
-    ++errors[found->second].second;
-  }
-  for (const auto &[e, count] : errors) {
-    std::string what =
-        isAccessError(e->kind) ? accessProblem(*e) : errorTitle(*e, &sites);
-    const char *called = calledName(e->api, sites.site(e->site));
-    if (what.find(called) == std::string::npos)
-      what += std::string(" by ") + called;
-    out += "======    " + what + " in ";
+  for (const auto &[e, count] : errorGroups(known.errors)) {
+    out += "======    " + errorSummary(sites, *e) + " in ";
     appendLocation(out, sites.site(e->site));
     out += ", ";
     appendNumber(out, count);

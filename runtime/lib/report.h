@@ -168,6 +168,14 @@ std::string errorTitle(const ErrorEvent &error,
 /// 320 bytes at 0x..., 64 past the end of 256 bytes", "use after free: ...",
 /// "wrong direction: ...".
 std::string accessProblem(const ErrorEvent &error);
+/// An error in one phrase that names its call: accessProblem() or
+/// errorTitle(), with " by API" where it does not name it ("double free by
+/// aclrtFree").
+std::string errorSummary(const SiteTable &sites, const ErrorEvent &error);
+/// The errors of one kind at one site through one API, each the first of
+/// its group with the group's count, in the order the first happened.
+std::vector<std::pair<const ErrorEvent *, uint64_t>>
+errorGroups(const std::vector<ErrorEvent> &errors);
 /// The JSON document of a report (format in runtime/README.md).
 std::string formatJson(const ReportInput &input,
                        const std::vector<Record> (&live)[2],

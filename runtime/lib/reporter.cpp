@@ -42,10 +42,8 @@ bool Reporter::loadBaseline(std::string *error) {
     if (isLeakRule(finding.rule))
       return Opts.leak_check &&
              (Opts.report_resources || finding.rule == "memory-leak");
-    for (ErrorKind kind : kErrorKinds)
-      if (finding.rule == errorRule(kind))
-        return Opts.check_access || !isAccessError(kind);
-    return false;
+    std::optional<ErrorKind> kind = errorKindOfRule(finding.rule);
+    return kind && (Opts.check_access || !isAccessError(*kind));
   });
   return true;
 }
@@ -276,7 +274,8 @@ void Reporter::finish() {
   }
   // (A process of a job that made no finding -- mpirun, a shell -- says
   // nothing of the baseline.)
-  if (Baseline_.given() && (goneKnown || !known.tally.seen.empty()))
+  if (Baseline_.given() &&
+      (goneKnown || !known.tally.fresh.empty() || !known.tally.known.empty()))
     write(formatKnown(Ledger_->siteTable(), Baseline_, known));
   std::string omitted;
   {

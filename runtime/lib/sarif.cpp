@@ -10,7 +10,6 @@
 #include <cstdio>
 #include <map>
 #include <optional>
-#include <tuple>
 
 namespace json = boost::json;
 
@@ -208,28 +207,13 @@ unsigned ruleOf(ErrorKind kind) {
 /// are its related locations.
 void addErrors(json::array &results, const ReportInput &input,
                const std::vector<ErrorEvent> &errors, const std::string &root) {
-  std::map<std::tuple<int, uint32_t, unsigned>, size_t> index;
-  std::vector<std::pair<const ErrorEvent *, uint64_t>> firsts; // and count
-  for (const ErrorEvent &e : errors) {
-    auto key = std::make_tuple(static_cast<int>(e.kind), e.site, e.api);
-    auto found = index.find(key);
-    if (found == index.end()) {
-      index.emplace(key, firsts.size());
-      firsts.emplace_back(&e, 1);
-    } else {
-      ++firsts[found->second].second;
-    }
-  }
-  for (const auto &[e, count] : firsts) {
+  for (const auto &[e, count] : errorGroups(errors)) {
     Level level = familyOf(e->api).level;
     bool memory = familyOf(e->api).kind == Kind::Memory;
     bool access = isAccessError(e->kind);
-    std::string message =
-        access ? accessProblem(*e) : errorTitle(*e, &input.sites);
     const char *called = calledName(e->api, input.sites.site(e->site));
-    if (message.find(called) == std::string::npos)
-      message += std::string(" by ") + called;
-    message += ", " + std::to_string(count) + " time(s)";
+    std::string message = errorSummary(input.sites, *e) + ", " +
+                          std::to_string(count) + " time(s)";
     uint64_t bytes = 0;
     if (access) {
       bytes = e->badBytes;
